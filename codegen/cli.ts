@@ -1,0 +1,71 @@
+/**
+ * npm run codegen            check metadata and (re)write the generated files that changed
+ * npm run codegen -- --check fail if a generated file is missing or differs (nothing written)
+ * npm run codegen -- --watch regenerate whenever a metadata file changes
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCodegen } from './index.ts';
+import { ADMIN_OUT, SERVER_OUT } from './generate.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export async function writeOutputs(projectRoot: string, files: Map<string, string>, checkOnly: boolean): Promise<{ changed: string[]; removed: string[] }> {
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const [rel, content] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    const p = join(projectRoot, rel);
+    const old = existsSync(p) ? readFileSync(p, 'utf8') : null;
+    if (old === content) continue;
+    changed.push(rel);
+    if (!checkOnly) {
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, content);
+    }
+  }
+  for (const dir of [SERVER_OUT, ADMIN_OUT]) {
+    const abs = join(projectRoot, dir);
+    if (!existsSync(abs)) continue;
+    for (const f of readdirSync(abs)) {
+      const rel = `${dir}/${f}`;
+      if (!files.has(rel)) {
+        removed.push(rel);
+        if (!checkOnly) rmSync(join(abs, f), { recursive: true });
+      }
+    }
+  }
+  return { changed, removed };
+}
+
+async function once(checkOnly: boolean): Promise<boolean> {
+  const t0 = performance.now();
+  const result = await runCodegen(join(root, 'metadata'), root);
+  if (!result.files) {
+    console.error(`codegen: metadata has ${result.errors.length} problem(s):`);
+    for (const e of result.errors) console.error(`  ${e.message}`);
+    return false;
+  }
+  const { changed, removed } = await writeOutputs(root, result.files, checkOnly);
+  const ms = (performance.now() - t0).toFixed(0);
+  if (checkOnly && (changed.length || removed.length)) {
+    console.error(`codegen --check: generated files are out of date: ${[...changed, ...removed].join(', ')}`);
+    return false;
+  }
+  console.log(`codegen: ${result.stats} -> ${changed.length} file(s) written, ${removed.length} removed (${ms} ms)`);
+  return true;
+}
+
+const args = process.argv.slice(2);
+if (args.includes('--watch')) {
+  await once(false);
+  let timer: NodeJS.Timeout | undefined;
+  watch(join(root, 'metadata'), { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void once(false), 50);
+  });
+  console.log('codegen: watching metadata/ ...');
+} else {
+  const ok = await once(args.includes('--check'));
+  process.exitCode = ok ? 0 : 1;
+}

@@ -1,0 +1,23 @@
+/** Codegen as a library: load -> check and compile -> generate. Used by the CLI and by tests. */
+import { loadSources, type MetadataError } from './load.ts';
+import { compileMetadata } from './compile.ts';
+import { generate } from './generate.ts';
+import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
+
+export interface CodegenResult {
+  errors: MetadataError[];
+  model: CompiledMetadata | null;
+  catalogues: Catalogues | null;
+  files: Map<string, string> | null;
+  stats: string;
+}
+
+export async function runCodegen(metadataDir: string, projectRoot: string): Promise<CodegenResult> {
+  const { sources, errors } = loadSources(metadataDir, projectRoot);
+  if (!sources || errors.length) return { errors, model: null, catalogues: null, files: null, stats: '' };
+  const { model, catalogues, errors: checkErrors } = compileMetadata(sources);
+  if (!model || !catalogues) return { errors: checkErrors, model: null, catalogues: null, files: null, stats: '' };
+  const files = await generate(model, catalogues, sources.migrations.map((m) => { const { $schema: _s, ...rest } = m.data as Record<string, unknown>; return rest; }));
+  const stats = `${Object.keys(model.entities).length} entities, ${Object.keys(model.codeTables).length} code tables, ${Object.keys(model.rules).length} rules, ${model.screens.length} screens, ${Object.keys(catalogues['en-US']).length} messages`;
+  return { errors: [], model, catalogues, files, stats };
+}

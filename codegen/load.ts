@@ -1,0 +1,95 @@
+/**
+ * Reads every metadata file into memory, remembering where each came from so that a check can
+ * name the file and the JSON pointer. Reading is sorted so every run sees the same order.
+ */
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export interface SourceFile<T = unknown> {
+  /** path relative to the project root, with forward slashes (used in error messages) */
+  file: string;
+  data: T;
+  /** raw text, for the content hash */
+  text: string;
+}
+
+export interface MetadataSources {
+  root: string;
+  app: SourceFile;
+  access: SourceFile;
+  codes: SourceFile[];
+  rules: SourceFile[];
+  entities: SourceFile[];
+  screens: SourceFile[];
+  /** locale -> files of that catalogue */
+  i18n: Record<string, SourceFile[]>;
+  migrations: SourceFile[];
+}
+
+export class MetadataError extends Error {
+  constructor(
+    readonly file: string,
+    readonly pointer: string,
+    readonly detail: string,
+  ) {
+    super(`${file}#${pointer}: ${detail}`);
+  }
+}
+
+/** Escapes one JSON-pointer segment (RFC 6901). */
+export const seg = (s: string | number): string => String(s).replace(/~/g, '~0').replace(/\//g, '~1');
+export const ptr = (...parts: (string | number)[]): string => (parts.length ? '/' + parts.map(seg).join('/') : '');
+
+function readJson(projectRoot: string, path: string, errors: MetadataError[]): SourceFile | null {
+  const file = relative(projectRoot, path).split('\\').join('/');
+  const text = readFileSync(path, 'utf8');
+  try {
+    return { file, data: JSON.parse(text), text };
+  } catch (e) {
+    errors.push(new MetadataError(file, '', `not valid JSON: ${(e as Error).message}`));
+    return null;
+  }
+}
+
+function readDir(projectRoot: string, dir: string, errors: MetadataError[]): SourceFile[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && statSync(join(dir, f)).isFile())
+    .sort()
+    .map((f) => readJson(projectRoot, join(dir, f), errors))
+    .filter((x): x is SourceFile => x !== null);
+}
+
+/** Loads metadata/ under `metadataDir`; file names in errors are relative to `projectRoot`. */
+export function loadSources(metadataDir: string, projectRoot: string): { sources: MetadataSources | null; errors: MetadataError[] } {
+  const errors: MetadataError[] = [];
+  const need = (name: string): SourceFile | null => {
+    const p = join(metadataDir, name);
+    if (!existsSync(p)) {
+      errors.push(new MetadataError(relative(projectRoot, p), '', 'file is missing'));
+      return null;
+    }
+    return readJson(projectRoot, p, errors);
+  };
+  const app = need('app.json');
+  const access = need('access.json');
+  const i18n: Record<string, SourceFile[]> = {};
+  const i18nDir = join(metadataDir, 'i18n');
+  if (existsSync(i18nDir)) {
+    for (const loc of readdirSync(i18nDir).sort()) {
+      if (statSync(join(i18nDir, loc)).isDirectory()) i18n[loc] = readDir(projectRoot, join(i18nDir, loc), errors);
+    }
+  }
+  const sources: MetadataSources = {
+    root: metadataDir,
+    app: app as SourceFile,
+    access: access as SourceFile,
+    codes: readDir(projectRoot, join(metadataDir, 'codes'), errors),
+    rules: readDir(projectRoot, join(metadataDir, 'rules'), errors),
+    entities: readDir(projectRoot, join(metadataDir, 'entities'), errors),
+    screens: readDir(projectRoot, join(metadataDir, 'screens'), errors),
+    i18n,
+    migrations: readDir(projectRoot, join(metadataDir, 'migrations'), errors),
+  };
+  return { sources: app && access ? sources : null, errors };
+}

@@ -1,0 +1,215 @@
+/**
+ * The compiled metadata model: what codegen produces from metadata/ after every check has passed,
+ * and what the server and the admin read at run time. Metadata files speak in code *keys*
+ * ("released"); the compiled model speaks in stored *codes* ("0") so nobody converts twice.
+ */
+
+export type Locale = 'zh-CN' | 'en-US';
+export const LOCALES: readonly Locale[] = ['zh-CN', 'en-US'];
+export type Bilingual = Record<Locale, string>;
+
+export type Profile = 'internal' | 'dealer' | 'logistics' | 'supplier' | 'supplierAdmin';
+export const PROFILES: readonly Profile[] = ['internal', 'dealer', 'logistics', 'supplier', 'supplierAdmin'];
+export type Role = 'sys' | 'user' | 'admin';
+
+export type FieldType = 'string' | 'text' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'code' | 'ref';
+export type FilterOp = 'eq' | 'in' | 'contains' | 'range';
+export type Operation = 'read' | 'create' | 'update' | 'delete' | 'export';
+export const OPERATIONS: readonly Operation[] = ['read', 'create', 'update', 'delete', 'export'];
+
+export interface CompiledField {
+  name: string;
+  /** SQL column name (snake_case) */
+  column: string;
+  type: FieldType;
+  labelKey: string;
+  maxLength?: number;
+  precision?: number;
+  scale?: number;
+  minimum?: number;
+  maximum?: number;
+  codeTable?: string;
+  ref?: string;
+  required: boolean;
+  unique: boolean;
+  /** default as stored (code fields: the code) */
+  default?: unknown;
+  readOnly: boolean;
+  createOnly: boolean;
+  private: boolean;
+  rules: string[];
+  filter: FilterOp[];
+  sort: boolean;
+  search: boolean;
+  /** id, version and audit columns the engine adds itself */
+  system: boolean;
+  autoNumber?: { prefix: string; digits: number };
+  sessionDefault?: 'userId' | 'userName' | 'supplierCode' | 'supplierName' | 'warehouseCode';
+}
+
+/** Row condition of a grant: field -> allowed stored values */
+export type Where = Record<string, unknown[]>;
+/** profile -> null (all rows) or a row condition */
+export type CompiledGrant = Partial<Record<Profile, { where: Where | null }>>;
+
+export interface CompiledAction {
+  name: string;
+  labelKey: string;
+  /** the code field the transition moves (absent for actions that change no state) */
+  statusField?: string;
+  /** stored codes the record must be in */
+  from?: string[];
+  /** stored codes after the action; several means the caller chooses with input "target" */
+  to?: string[];
+  allow: CompiledGrant;
+  button: string;
+  input: Record<string, CompiledField>;
+  inputOrder: string[];
+  /** field -> stored value, or "$now" / "$user" */
+  set: Record<string, unknown>;
+  handler: boolean;
+  bulk: boolean;
+  collection: boolean;
+  confirm: boolean;
+  successKey: string;
+  illegalTransitionKey: string;
+}
+
+export interface CompiledEntity {
+  name: string;
+  resource: string;
+  table: string;
+  labelKey: string;
+  titleField: string;
+  statusField?: string;
+  versioned: boolean;
+  audit: boolean;
+  softDelete?: string;
+  scope: { supplierFields: string[]; warehouseField?: string; parent?: string };
+  claimWarehouseOnly: boolean;
+  public: boolean;
+  file?: { rule: string; overwriteKey: string[] };
+  fields: Record<string, CompiledField>;
+  /** declared fields first, then the system fields */
+  fieldOrder: string[];
+  indexes: { name: string; fields: string[]; unique: boolean }[];
+  defaultSort: { field: string; order: 'ASC' | 'DESC' };
+  access: Partial<Record<Operation, CompiledGrant>>;
+  /** field -> stored codes in which update / delete are allowed */
+  editableWhen: Record<string, string[]>;
+  deletableWhen: Record<string, string[]>;
+  actions: Record<string, CompiledAction>;
+}
+
+export interface CompiledCodeValue { code: string; key: string; label: Bilingual }
+export interface CompiledCodeTable {
+  name: string;
+  label: Bilingual;
+  values: CompiledCodeValue[];
+  /** group name -> stored codes */
+  groups: Record<string, string[]>;
+}
+
+export interface CompiledRule {
+  name: string;
+  messageKey: string;
+  params: Record<string, string | number>;
+  appliesTo?: string[];
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  maxBytes?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  maxDecimals?: number;
+  format?: 'email' | 'date';
+  notBeforeToday?: boolean;
+  fileTypes?: string[];
+  maxNameLength?: number;
+  maxSizeKiB?: number;
+}
+
+export interface CompiledColumn { field: string; labelKey: string; width?: number; format?: 'date' | 'datetime' | 'number' | 'money' | 'fileSize' }
+export interface CompiledFilter { field: string; op: FilterOp; alwaysOn: boolean; labelKey: string }
+
+export interface CompiledScreen {
+  name: string;
+  path: string;
+  kind: 'list' | 'edit' | 'show' | 'dashboard' | 'login' | 'error' | 'redirect' | 'custom';
+  titleKey: string;
+  public: boolean;
+  /** empty: any logged-in user */
+  roles: Role[];
+  hidden: boolean;
+  activeMenu?: string;
+  pinned: boolean;
+  menu?: { group?: string; order: number; icon?: string };
+  claimWarehouseOnly: boolean;
+  resource?: string;
+  /** stored values */
+  fixedFilter: Record<string, unknown>;
+  defaultSort?: { field: string; order: 'ASC' | 'DESC' };
+  columns: CompiledColumn[];
+  filters: CompiledFilter[];
+  requireFilter: boolean;
+  buttons: string[];
+  form: string[];
+  editScreen?: string;
+  listScreen?: string;
+  tabs: { key: string; titleKey: string; filter: Record<string, unknown> }[];
+  related: { resource: string; target: string; source: string; titleKey: string; columns: CompiledColumn[] }[];
+  component?: string;
+}
+
+export interface AppConstants {
+  titleKey: string;
+  locales: Locale[];
+  defaultLocale: Locale;
+  requestTimeoutMs: number;
+  messageDurationMs: number;
+  pageSize: number;
+  maxPageSize: number;
+  maxTabs: number;
+  mobileBreakpointPx: number;
+  sidebarWidthPx: number;
+  gridRowHeightPx?: number;
+  themeColor: string;
+  defaultUiSize?: string;
+  settingsDefaults: { tagsView: boolean; fixedHeader: boolean; sidebarLogo: boolean; pinyinSearch?: boolean; errorLog?: boolean };
+  dateFormat?: string;
+  dateTimeFormat?: string;
+  password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number };
+  lockout: { maxFailures: number };
+  token: { expiresInSeconds: number; refreshBeforeSeconds: number };
+  upload: { sizeLimitKiB: number };
+  constants: Record<string, number | string>;
+  menuGroups: { key: string; titleKey: string; icon?: string }[];
+}
+
+export interface CompiledAccess {
+  profiles: Record<Profile, { accountType: string; role: Role; admin: boolean; supplierScoped: boolean }>;
+  buttons: Record<string, { labelKey: string; operation?: Operation }>;
+}
+
+export interface CompiledMetadata {
+  /** hash of the metadata sources, changes whenever any metadata file changes */
+  hash: string;
+  app: AppConstants;
+  access: CompiledAccess;
+  codeTables: Record<string, CompiledCodeTable>;
+  rules: Record<string, CompiledRule>;
+  entities: Record<string, CompiledEntity>;
+  /** resource name -> entity name */
+  resources: Record<string, string>;
+  screens: CompiledScreen[];
+}
+
+export type Messages = Record<string, string>;
+export type Catalogues = Record<Locale, Messages>;
+
+/** The i18n key of a code value's label, as the bundles carry it */
+export const codeLabelKey = (table: string, code: string): string => `code.${table}.${code}`;
+export const codeTableLabelKey = (table: string): string => `codeTable.${table}`;

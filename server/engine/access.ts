@@ -1,0 +1,75 @@
+/**
+ * The permission matrix and the row scope, both read from metadata. Every query the engine runs
+ * for a caller goes through scopeOf(): lists, counts, gets, updates, deletes and actions alike,
+ * so a supplier can never reach another supplier's row by any route.
+ */
+import type { CompiledEntity, CompiledGrant, CompiledMetadata, Operation, Where } from '../../codegen/runtime/model.ts';
+import { sqlite as d } from '../../codegen/runtime/dialect.ts';
+import type { Principal } from './principal.ts';
+import { forbidden } from './errors.ts';
+
+export interface SqlPart { sql: string; params: unknown[] }
+
+/** The caller's grant for an operation, or undefined when not allowed at all. */
+export function grantOf(grant: CompiledGrant | undefined, p: Principal): { where: Where | null } | undefined {
+  if (p.role === 'admin') return { where: null };
+  return grant?.[p.profile];
+}
+
+export function operationGrant(e: CompiledEntity, op: Operation, p: Principal): { where: Where | null } | undefined {
+  // export is reading many rows at once: unless declared separately it follows read
+  const g = op === 'export' && !e.access.export ? e.access.read : e.access[op];
+  return grantOf(g, p);
+}
+
+export const toStored = (e: CompiledEntity, field: string, v: unknown): unknown => (e.fields[field]?.type === 'boolean' && typeof v === 'boolean' ? d.bool(v) : v);
+
+function whereSql(e: CompiledEntity, where: Where, alias: string): SqlPart {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  for (const [field, values] of Object.entries(where)) {
+    const col = `${alias}.${d.quote(e.fields[field].column)}`;
+    parts.push(`${col} IN (${values.map(() => '?').join(', ')})`);
+    params.push(...values.map((v) => toStored(e, field, v)));
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+/** Refuses entities limited to claim warehouses when the caller's warehouse is not one. */
+export function assertWarehouseAllows(e: CompiledEntity, p: Principal): void {
+  if (e.claimWarehouseOnly && !p.isClaimWarehouse) throw forbidden('error.notClaimWarehouse');
+}
+
+/**
+ * The SQL condition limiting `alias` to the rows the caller may touch for `op`, or null when the
+ * operation is not granted at all. `grantWhere` is the grant's own condition (action grants use it).
+ */
+export function scopeOf(meta: CompiledMetadata, e: CompiledEntity, p: Principal, grant: { where: Where | null } | undefined, alias: string, depth = 0): SqlPart | null {
+  if (!grant) return null;
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const add = (x: SqlPart) => {
+    if (x.sql) {
+      parts.push(x.sql);
+      params.push(...x.params);
+    }
+  };
+  if (grant.where) add(whereSql(e, grant.where, alias));
+  const prof = meta.access.profiles[p.profile];
+  if (prof.supplierScoped && p.role !== 'admin' && e.scope.supplierFields.length) {
+    add({ sql: `(${e.scope.supplierFields.map((f) => `${alias}.${d.quote(e.fields[f].column)} = ?`).join(' OR ')})`, params: e.scope.supplierFields.map(() => p.supplierCode ?? '\u0000') });
+  }
+  if (e.scope.warehouseField) add({ sql: `${alias}.${d.quote(e.fields[e.scope.warehouseField].column)} = ?`, params: [p.warehouse] });
+  if (e.scope.parent) {
+    const parentName = e.fields[e.scope.parent].ref!;
+    const parent = meta.entities[parentName];
+    const pa = `p${depth + 1}`;
+    const inner = scopeOf(meta, parent, p, operationGrant(parent, 'read', p), pa, depth + 1);
+    if (!inner) return null;
+    add({
+      sql: `EXISTS (SELECT 1 FROM ${d.quote(parent.table)} ${pa} WHERE ${pa}.${d.quote('id')} = ${alias}.${d.quote(e.fields[e.scope.parent].column)}${inner.sql ? ` AND ${inner.sql}` : ''}${parent.softDelete ? '' : ''})`,
+      params: inner.params,
+    });
+  }
+  return { sql: parts.join(' AND '), params };
+}

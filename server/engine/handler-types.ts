@@ -1,0 +1,58 @@
+/**
+ * The contract between the generic engine and hand-written business logic (server/handlers/).
+ * Codegen emits server/generated/handlers.ts listing one handler per action marked "handler": true;
+ * handlers run inside the action's transaction and must stay synchronous (better-sqlite3 is), so a
+ * check and its write can never interleave with another request (no over-shipping).
+ */
+import type { CompiledAction, CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
+import type { DB } from '../db/open.ts';
+import type { Principal } from './principal.ts';
+
+export interface FileResult { fileName: string; contentType: string; body: Buffer }
+export interface UploadedFile { fileName: string; data: Buffer }
+
+export interface HandlerServices {
+  readonly db: DB;
+  readonly meta: CompiledMetadata;
+  readonly principal: Principal;
+  /** ISO timestamp of this operation */
+  readonly now: string;
+  /** throws an AppError: the transaction rolls back and the client gets the translated code */
+  fail(status: number, code: string, args?: Record<string, string | number>): never;
+  /** inserts a row of any entity (defaults, audit columns and the audit trail included); returns the record */
+  insert(entity: string, values: Record<string, unknown>): Record<string, unknown>;
+  /** updates a row of any entity by id (version + 1, audit trail); returns the record */
+  update(entity: string, id: number, patch: Record<string, unknown>): Record<string, unknown>;
+  /** next value of a named number series, kept in the database */
+  nextNumber(series: string): number;
+}
+
+export interface ActionContext<R, I> extends HandlerServices {
+  readonly entity: CompiledEntity;
+  readonly action: CompiledAction;
+  /** the records the action applies to, loaded within the caller's scope, in the order of the ids */
+  readonly records: R[];
+  readonly input: I;
+  readonly file?: UploadedFile;
+  /**
+   * The declared transition for one record: status to the action's `to` (or input.target),
+   * input fields named like entity fields, the action's `set`, plus `patch`.
+   */
+  transition(record: R, patch?: Record<string, unknown>): R;
+}
+
+export interface CollectionContext<I> extends HandlerServices {
+  readonly entity: CompiledEntity;
+  readonly action: CompiledAction;
+  readonly input: I;
+  readonly file?: UploadedFile;
+}
+
+export interface ActionOutcome<R> {
+  records: R[];
+  /** produced after the transaction commits (e.g. a PDF) and sent instead of the records */
+  file?: () => Promise<FileResult>;
+}
+
+export type ActionHandler<R, I> = (ctx: ActionContext<R, I>) => R[] | ActionOutcome<R>;
+export type CollectionHandler<I> = (ctx: CollectionContext<I>) => unknown;

@@ -1,0 +1,27 @@
+/** Server-side translation of error codes and messages, from the generated catalogues. */
+import { messages, metadata } from '../generated/index.ts';
+import { LOCALES, type Locale } from '../../codegen/runtime/model.ts';
+
+export function translate(locale: Locale, key: string, args: Record<string, string | number> = {}): string {
+  const text = messages[locale]?.[key] ?? messages[metadata.app.defaultLocale]?.[key] ?? key;
+  return text.replace(/%\{(\w+)\}/g, (m, name: string) => (name in args ? String(args[name]) : m));
+}
+
+/** First supported language of an Accept-Language header (zh, zh-CN, en, en-US ...), else null. */
+export function pickLocale(header: string | undefined): Locale | null {
+  if (!header) return null;
+  const wanted = header
+    .split(',')
+    .map((part) => {
+      const [tag, q] = part.trim().split(';q=');
+      return { tag: tag.toLowerCase(), q: q ? Number(q) : 1 };
+    })
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of wanted) {
+    const hit = LOCALES.find((l) => l.toLowerCase() === tag || l.slice(0, 2).toLowerCase() === tag.slice(0, 2));
+    if (hit) return hit;
+  }
+  return null;
+}
+
+export const isLocale = (v: unknown): v is Locale => typeof v === 'string' && (LOCALES as readonly string[]).includes(v);

@@ -1,0 +1,146 @@
+/**
+ * The ra-data-simple-rest list protocol: sort=["field","ASC"], range=[start,end], filter={...}.
+ * Only what metadata declares is accepted: a sort on a sortable field, a filter with an operator
+ * the field declares. Anything else is a 400 with a code, never a 500 and never raw SQL.
+ *
+ * Filter keys: `field` (eq, or in when the value is an array), `field_like` (contains),
+ * `field_gte` / `field_lte` (range), `q` (quick search over the fields marked search),
+ * `id` (getMany), `includeDeleted` (soft-deleted rows too).
+ */
+import type { CompiledEntity, CompiledField, CompiledMetadata } from '../../codegen/runtime/model.ts';
+import { likePattern, sqlite as d } from '../../codegen/runtime/dialect.ts';
+import { badRequest } from './errors.ts';
+import { toStored, type SqlPart } from './access.ts';
+
+export interface ListParams {
+  where: SqlPart;
+  orderBy: string;
+  start: number;
+  end: number;
+}
+
+function parseJson(raw: unknown, name: string): unknown {
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string') throw badRequest('error.malformedQuery', { param: name });
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw badRequest('error.malformedQuery', { param: name });
+  }
+}
+
+const isScalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
+
+/** Checks a filter value against the field's type; returns the stored form. */
+function filterValue(e: CompiledEntity, f: CompiledField, v: unknown, key: string): unknown {
+  if (!isScalar(v)) throw badRequest('error.malformedQuery', { param: key });
+  switch (f.type) {
+    case 'integer':
+    case 'ref':
+    case 'decimal': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+      if (!Number.isFinite(n)) throw badRequest('error.malformedQuery', { param: key });
+      return n;
+    }
+    case 'boolean':
+      if (typeof v === 'boolean') return toStored(e, f.name, v);
+      if (v === 'true' || v === 1 || v === '1') return 1;
+      if (v === 'false' || v === 0 || v === '0') return 0;
+      throw badRequest('error.malformedQuery', { param: key });
+    default:
+      if (typeof v !== 'string' && typeof v !== 'number') throw badRequest('error.malformedQuery', { param: key });
+      if (String(v).length > 200) throw badRequest('error.malformedQuery', { param: key });
+      return String(v);
+  }
+}
+
+export function parseFilter(meta: CompiledMetadata, e: CompiledEntity, filter: unknown, alias = 'a'): { where: SqlPart; includeDeleted: boolean } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  let includeDeleted = false;
+  if (filter === undefined || filter === null) return { where: { sql: '', params }, includeDeleted };
+  if (typeof filter !== 'object' || Array.isArray(filter)) throw badRequest('error.malformedQuery', { param: 'filter' });
+  const col = (f: CompiledField) => `${alias}.${d.quote(f.column)}`;
+  for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (key === 'includeDeleted' && e.softDelete) {
+      includeDeleted = value === true || value === 'true';
+      continue;
+    }
+    if (key === 'q') {
+      const fields = e.fieldOrder.filter((n) => e.fields[n].search);
+      if (!fields.length) throw badRequest('error.unknownFilter', { field: key });
+      if (typeof value !== 'string' || value.length > 200) throw badRequest('error.malformedQuery', { param: key });
+      parts.push(`(${fields.map((n) => d.containsOp(col(e.fields[n]), '?')).join(' OR ')})`);
+      params.push(...fields.map(() => likePattern(value)));
+      continue;
+    }
+    const m = /^(.+?)(_like|_gte|_lte)?$/.exec(key)!;
+    const fieldName = m[1];
+    const suffix = m[2] ?? '';
+    const f = e.fields[fieldName];
+    if (!f || f.private) throw badRequest('error.unknownFilter', { field: key });
+    const ops = f.filter;
+    if (suffix === '_like') {
+      if (!ops.includes('contains')) throw badRequest('error.unknownFilter', { field: key });
+      parts.push(d.containsOp(col(f), '?'));
+      params.push(likePattern(String(filterValue(e, f, value, key))));
+    } else if (suffix === '_gte' || suffix === '_lte') {
+      if (!ops.includes('range')) throw badRequest('error.unknownFilter', { field: key });
+      parts.push(`${col(f)} ${suffix === '_gte' ? '>=' : '<='} ?`);
+      let v = filterValue(e, f, value, key);
+      // an end date includes the whole day of a datetime column
+      if (suffix === '_lte' && f.type === 'datetime' && typeof v === 'string' && v.length === 10) v = `${v}T23:59:59.999Z`;
+      params.push(v);
+    } else if (Array.isArray(value)) {
+      if (!ops.includes('in') && !(fieldName === 'id')) throw badRequest('error.unknownFilter', { field: key });
+      if (value.length === 0) {
+        parts.push('0 = 1');
+        continue;
+      }
+      if (value.length > meta.app.maxPageSize) throw badRequest('error.rangeTooLarge', { max: meta.app.maxPageSize });
+      parts.push(`${col(f)} IN (${value.map(() => '?').join(', ')})`);
+      params.push(...value.map((v) => filterValue(e, f, v, key)));
+    } else {
+      if (!ops.includes('eq') && !ops.includes('in')) throw badRequest('error.unknownFilter', { field: key });
+      parts.push(`${col(f)} = ?`);
+      params.push(filterValue(e, f, value, key));
+    }
+  }
+  return { where: { sql: parts.join(' AND '), params }, includeDeleted };
+}
+
+export function parseSort(e: CompiledEntity, raw: unknown, fallback?: { field: string; order: 'ASC' | 'DESC' }, alias = 'a'): string {
+  const sort = parseJson(raw, 'sort');
+  let field = (fallback ?? e.defaultSort).field;
+  let order: 'ASC' | 'DESC' = (fallback ?? e.defaultSort).order;
+  if (sort !== undefined) {
+    if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || typeof sort[1] !== 'string') throw badRequest('error.malformedQuery', { param: 'sort' });
+    const o = sort[1].toUpperCase();
+    if (o !== 'ASC' && o !== 'DESC') throw badRequest('error.malformedQuery', { param: 'sort' });
+    const f = e.fields[sort[0]];
+    if (!f || f.private || !(f.sort || sort[0] === e.defaultSort.field || sort[0] === 'id')) throw badRequest('error.unknownSortField', { field: sort[0] });
+    field = sort[0];
+    order = o;
+  }
+  const c = `${alias}.${d.quote(e.fields[field].column)}`;
+  // id breaks ties so that pages never overlap or skip rows
+  return field === 'id' ? `${c} ${order}` : `${c} ${order}, ${alias}.${d.quote('id')} ${order}`;
+}
+
+export function parseRange(meta: CompiledMetadata, raw: unknown): { start: number; end: number } {
+  const range = parseJson(raw, 'range');
+  if (range === undefined) return { start: 0, end: meta.app.pageSize - 1 };
+  if (!Array.isArray(range) || range.length !== 2 || !range.every((x) => Number.isSafeInteger(x) && x >= 0) || range[1] < range[0])
+    throw badRequest('error.malformedQuery', { param: 'range' });
+  if (range[1] - range[0] + 1 > meta.app.maxPageSize) throw badRequest('error.rangeTooLarge', { max: meta.app.maxPageSize });
+  return { start: range[0], end: range[1] };
+}
+
+export function parseListQuery(meta: CompiledMetadata, e: CompiledEntity, query: Record<string, unknown>, screenSort?: { field: string; order: 'ASC' | 'DESC' }): ListParams & { includeDeleted: boolean } {
+  const filter = parseJson(query.filter, 'filter');
+  const { where, includeDeleted } = parseFilter(meta, e, filter);
+  const orderBy = parseSort(e, query.sort, screenSort);
+  const { start, end } = parseRange(meta, query.range);
+  return { where, orderBy, start, end, includeDeleted };
+}

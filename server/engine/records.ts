@@ -1,0 +1,40 @@
+/** Rows in, records out: the column list a client may see, and the conversions SQLite needs. */
+import type { CompiledEntity } from '../../codegen/runtime/model.ts';
+import { sqlite as d } from '../../codegen/runtime/dialect.ts';
+
+const selectCache = new WeakMap<CompiledEntity, string>();
+const boolCache = new WeakMap<CompiledEntity, string[]>();
+
+/** `a."notice_id" AS "noticeId", ...` for every non-private field */
+export function selectList(e: CompiledEntity, alias = 'a', includePrivate = false): string {
+  if (!includePrivate) {
+    const hit = selectCache.get(e);
+    if (hit) return hit;
+  }
+  const sql = e.fieldOrder
+    .filter((n) => includePrivate || !e.fields[n].private)
+    .map((n) => `${alias}.${d.quote(e.fields[n].column)} AS ${d.quote(n)}`)
+    .join(', ');
+  if (!includePrivate) selectCache.set(e, sql);
+  return sql;
+}
+
+function boolFields(e: CompiledEntity): string[] {
+  let b = boolCache.get(e);
+  if (!b) {
+    b = e.fieldOrder.filter((n) => e.fields[n].type === 'boolean');
+    boolCache.set(e, b);
+  }
+  return b;
+}
+
+/** SQLite keeps booleans as 0/1; records carry true/false. Mutates and returns the row. */
+export function toRecord<T extends Record<string, unknown>>(e: CompiledEntity, row: T): T {
+  for (const f of boolFields(e)) {
+    const v = row[f];
+    if (v !== null && v !== undefined) (row as Record<string, unknown>)[f] = v === 1 || v === true;
+  }
+  return row;
+}
+
+export const column = (e: CompiledEntity, field: string): string => d.quote(e.fields[field].column);

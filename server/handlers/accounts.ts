@@ -1,0 +1,5 @@
+/** Account administration: unlocking after too many failed logins resets the failure counter. */
+import type { ActionHandler } from '../engine/handler-types.ts';
+import type { Account, AccountUnlockInput } from '../generated/types.ts';
+
+export const unlock: ActionHandler<Account, AccountUnlockInput> = (ctx) => ctx.records.map((a) => ctx.transition(a, { failedLogins: 0 }));

@@ -1,0 +1,28 @@
+/** DFS (dealer-ordered service parts) shipping: quantities, ship status and the history rows. */
+import type { ActionHandler } from '../engine/handler-types.ts';
+import type { DfsOrder, DfsOrderShipInput } from '../generated/types.ts';
+import { DfsShipStatus } from '../generated/types.ts';
+
+/**
+ * Ships shipQty of every selected DFS line. If any line cannot take it, nothing ships and the
+ * error names every dealer-order / part combination at fault.
+ */
+export const ship: ActionHandler<DfsOrder, DfsOrderShipInput> = (ctx) => {
+  const qty = ctx.input.shipQty;
+  const bad = ctx.records.filter((o) => qty > Number(o.unsentQty ?? 0)).map((o) => `${o.dealerOrderNo}/${o.partsCode} (${Number(o.unsentQty ?? 0)})`);
+  if (bad.length) ctx.fail(409, 'error.dfsShipQtyExceeded', { items: bad.join(', ') });
+  return ctx.records.map((o) => {
+    const sent = Number(o.sentQty ?? 0) + qty;
+    const unsent = Number(o.unsentQty ?? 0) - qty;
+    ctx.insert('dfsShipment', {
+      dfsOrderId: o.id,
+      dealerOrderNo: o.dealerOrderNo,
+      purchaseOrderNo: o.purchaseOrderNo,
+      partsCode: o.partsCode,
+      shipQty: qty,
+      shipTime: ctx.now,
+      shipper: ctx.principal.name,
+    });
+    return ctx.transition(o, { sentQty: sent, unsentQty: unsent, currentShipQty: qty, shipStatus: unsent === 0 ? DfsShipStatus.finished : DfsShipStatus.partial });
+  });
+};

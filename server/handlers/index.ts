@@ -1,0 +1,27 @@
+/**
+ * The hand-written business logic behind actions marked "handler": true in metadata. The type
+ * ActionHandlers is generated from metadata, so a new handler action that is not implemented here
+ * is a compile error, and a handler for an action that no longer exists is one too.
+ */
+import type { ActionHandlers } from '../generated/handlers.ts';
+import * as orders from './orders.ts';
+import * as dfs from './dfs.ts';
+import * as adjustments from './adjustments.ts';
+import * as settlement from './settlement.ts';
+import * as accounts from './accounts.ts';
+import { printDeliveryCards } from './delivery-cards.ts';
+import { importFeeItems } from './fee-import.ts';
+
+export const handlers: ActionHandlers = {
+  'account.unlock': accounts.unlock,
+  'consultingFeeItem.import': importFeeItems,
+  'dfsOrder.ship': dfs.ship,
+  'order.confirm': orders.confirm,
+  'order.printDeliveryCards': printDeliveryCards,
+  'order.ship': orders.ship,
+  'settlement.agree': settlement.agree,
+  'settlement.reject': settlement.reject,
+  'settlement.rejectRejection': settlement.rejectRejection,
+  'settlementLine.initiate': settlement.initiate,
+  'stockAdjustment.adjust': adjustments.adjust,
+};

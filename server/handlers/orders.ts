@@ -1,0 +1,32 @@
+/**
+ * Purchase order lines: confirm and ship. Both run inside the action's transaction; the quantity
+ * check and the write happen with no await between them, so concurrent ship calls can never ship
+ * more than was ordered (the transaction is IMMEDIATE: one writer at a time).
+ */
+import type { ActionHandler } from '../engine/handler-types.ts';
+import type { Order, OrderConfirmInput, OrderShipInput } from '../generated/types.ts';
+import { PurchaseOrderStatus } from '../generated/types.ts';
+
+const unsentOf = (o: Order): number => Number(o.orderQty ?? 0) - Number(o.shippedQty ?? 0);
+
+/** released -> confirmed with the quantity of this shipment (at most what is still unsent). */
+export const confirm: ActionHandler<Order, OrderConfirmInput> = (ctx) =>
+  ctx.records.map((o) => {
+    const unsent = unsentOf(o);
+    if (ctx.input.thisShipmentQty > unsent) ctx.fail(409, 'error.shipQtyExceeded', { orderNo: String(o.orderNo), partsCode: String(o.partsCode), unsent });
+    return ctx.transition(o, { unsentQty: unsent });
+  });
+
+/**
+ * Ships shipQty of each selected line. Partial shipments accumulate; the line becomes shipped only
+ * when nothing is left to send, otherwise it stays confirmed (and stays on the ship list).
+ */
+export const ship: ActionHandler<Order, OrderShipInput> = (ctx) =>
+  ctx.records.map((o) => {
+    const qty = ctx.input.shipQty;
+    const unsent = unsentOf(o);
+    if (qty > unsent) ctx.fail(409, 'error.shipQtyExceeded', { orderNo: String(o.orderNo), partsCode: String(o.partsCode), unsent });
+    const shipped = Number(o.shippedQty ?? 0) + qty;
+    const left = Number(o.orderQty) - shipped;
+    return ctx.transition(o, { shipQty: qty, shippedQty: shipped, unsentQty: left, status: left === 0 ? PurchaseOrderStatus.shipped : PurchaseOrderStatus.confirmed });
+  });

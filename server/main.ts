@@ -1,0 +1,32 @@
+/**
+ * npm start: the portal on one port: API and built admin, same origin. Reads the environment
+ * (README "Environment"), creates and fills the database with demo data on first start.
+ */
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { isEmpty, seedDatabase } from './seed/index.ts';
+import { metadata } from './generated/index.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const config = loadConfig();
+const app = await buildApp({
+  dbFile: config.dbFile,
+  jwtSecret: config.jwtSecret,
+  filesDir: config.filesDir,
+  adminDir: join(root, 'admin', 'dist'),
+  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+});
+if (config.seed === 'demo' && isEmpty(app.db)) {
+  const t0 = performance.now();
+  await seedDatabase(app.db, metadata);
+  app.log.info(`demo data written to ${config.dbFile} in ${Math.round(performance.now() - t0)} ms`);
+}
+const close = async () => {
+  await app.close();
+  process.exit(0);
+};
+process.on('SIGINT', close);
+process.on('SIGTERM', close);
+await app.listen({ port: config.port, host: config.host });

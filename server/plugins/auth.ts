@@ -1,0 +1,175 @@
+/**
+ * Tokens and the caller's identity. JWT with exactly one algorithm (HS256), audience and issuer
+ * checked, expiry enforced; a revoked token id lives in the database so logout survives a restart
+ * and is seen by every server process. Each authenticated request gets req.principal, rebuilt from
+ * the account row (a locked or disabled account stops working at once, whatever its token says).
+ */
+import fp from 'fastify-plugin';
+import jwt from '@fastify/jwt';
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Locale, Profile } from '../../codegen/runtime/model.ts';
+import { metadata } from '../generated/index.ts';
+import { isLocale, pickLocale } from '../engine/i18n.ts';
+import { AppError, forbidden, unauthorized } from '../engine/errors.ts';
+import type { Principal } from '../engine/principal.ts';
+import type { DB } from '../db/open.ts';
+
+export const AUDIENCE = 'supplier-portal';
+export const ISSUER = 'supplier-portal';
+export const REFRESH_HEADER = 'x-refreshed-token';
+
+interface TokenClaims { sub: string; uid: string; wh: string; lang: Locale; jti: string; exp: number; iat: number; aud: string; iss: string }
+
+export interface AccountRow {
+  id: number;
+  userId: string;
+  name: string;
+  accountType: string;
+  departmentId: string;
+  departmentName: string | null;
+  status: string;
+  failedLogins: number;
+  passwordHash: string | null;
+  passwordChangedAt: string | null;
+  email: string | null;
+  mobile: string | null;
+  telephone: string | null;
+  version: number;
+}
+export interface WarehouseRow { code: string; nameZh: string; nameEn: string; isClaimWarehouse: number }
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    locale: Locale;
+  }
+  interface FastifyInstance {
+    /** preHandler: requires a valid token; `allowPasswordChange` lets 602 accounts through */
+    authenticate: (opts?: { allowMustChange?: boolean }) => (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** preHandler that sets req.principal when a valid token is present, and never refuses */
+    optionalAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    tokens: TokenService;
+  }
+}
+
+export const profileOfType = (accountType: string): Profile => {
+  const hit = Object.entries(metadata.access.profiles).find(([, v]) => v.accountType === accountType);
+  if (!hit) throw new Error(`no profile for account type ${accountType}`);
+  return hit[0] as Profile;
+};
+
+export const ACCOUNT_COLUMNS = `id, user_id AS userId, name, account_type AS accountType, department_id AS departmentId, department_name AS departmentName, status, failed_logins AS failedLogins, password_hash AS passwordHash, password_changed_at AS passwordChangedAt, email, mobile, telephone, version`;
+
+export interface TokenService {
+  issue(account: AccountRow, warehouse: string, lang: Locale): { token: string; expiresIn: number; jti: string };
+  revoke(jti: string, exp: number): void;
+  isRevoked(jti: string): boolean;
+  account(id: number): AccountRow | undefined;
+  accountByUserId(userId: string): AccountRow | undefined;
+  warehouse(code: string): WarehouseRow | undefined;
+}
+
+export default fp(
+  async (app, opts: { db: DB; secret: string }) => {
+    const { db } = opts;
+    await app.register(jwt, {
+      secret: opts.secret,
+      sign: { algorithm: 'HS256', aud: AUDIENCE, iss: ISSUER },
+      verify: { algorithms: ['HS256'], allowedAud: AUDIENCE, allowedIss: ISSUER, requiredClaims: ['exp', 'jti', 'sub', 'aud', 'iss'] },
+    });
+    const accountById = db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE id = ?`);
+    const accountByUid = db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE user_id = ?`);
+    const warehouseByCode = db.prepare(`SELECT code, name_zh AS nameZh, name_en AS nameEn, is_claim_warehouse AS isClaimWarehouse FROM warehouse WHERE code = ?`);
+    const revokedQ = db.prepare(`SELECT 1 FROM _revoked_tokens WHERE jti = ?`);
+    const revokeQ = db.prepare(`INSERT OR IGNORE INTO _revoked_tokens (jti, expires_at) VALUES (?, ?)`);
+    const purgeQ = db.prepare(`DELETE FROM _revoked_tokens WHERE expires_at < ?`);
+    purgeQ.run(Math.floor(Date.now() / 1000));
+
+    const ttl = metadata.app.token.expiresInSeconds;
+    const tokens: TokenService = {
+      issue(account, warehouse, lang) {
+        const jti = randomUUID();
+        const token = app.jwt.sign({ sub: String(account.id), uid: account.userId, wh: warehouse, lang, jti }, { expiresIn: ttl });
+        return { token, expiresIn: ttl, jti };
+      },
+      revoke: (jti, exp) => void revokeQ.run(jti, exp),
+      isRevoked: (jti) => !!revokedQ.get(jti),
+      account: (id) => accountById.get(id) as AccountRow | undefined,
+      accountByUserId: (uid) => accountByUid.get(uid) as AccountRow | undefined,
+      warehouse: (code) => warehouseByCode.get(code) as WarehouseRow | undefined,
+    };
+    app.decorate('tokens', tokens);
+    app.decorateRequest('principal', null);
+    app.decorateRequest('locale', metadata.app.defaultLocale);
+
+    app.addHook('onRequest', async (req) => {
+      req.locale = pickLocale(req.headers['accept-language']) ?? metadata.app.defaultLocale;
+    });
+
+    /** Verifies the bearer token and builds the principal; throws 401 on any problem. */
+    const identify = async (req: FastifyRequest, reply: FastifyReply): Promise<Principal> => {
+      const h = req.headers.authorization;
+      if (!h || !/^Bearer [A-Za-z0-9._-]+$/.test(h)) throw unauthorized();
+      let claims: TokenClaims;
+      try {
+        claims = await req.jwtVerify<TokenClaims>();
+      } catch {
+        throw unauthorized('error.sessionExpired');
+      }
+      if (tokens.isRevoked(claims.jti)) throw unauthorized('error.sessionExpired');
+      const account = tokens.account(Number(claims.sub));
+      if (!account || account.userId !== claims.uid) throw unauthorized('error.sessionExpired');
+      if (account.status === '601') throw unauthorized('error.userLocked');
+      if (account.status === '603') throw unauthorized('error.noRight');
+      const wh = tokens.warehouse(claims.wh);
+      if (!wh) throw unauthorized('error.sessionExpired');
+      const profile = profileOfType(account.accountType);
+      const prof = metadata.access.profiles[profile];
+      const lang: Locale = isLocale(claims.lang) ? claims.lang : metadata.app.defaultLocale;
+      if (!req.headers['accept-language']) req.locale = lang;
+      // a token close to its end is replaced: the client stores what comes back in this header
+      const now = Math.floor(Date.now() / 1000);
+      if (claims.exp - now < metadata.app.token.refreshBeforeSeconds) {
+        const fresh = tokens.issue(account, claims.wh, lang);
+        reply.header(REFRESH_HEADER, fresh.token);
+      }
+      return {
+        accountId: account.id,
+        userId: account.userId,
+        name: account.name,
+        profile,
+        accountType: account.accountType,
+        role: prof.role,
+        admin: prof.admin,
+        supplierCode: prof.supplierScoped ? account.departmentId : null,
+        departmentId: account.departmentId,
+        departmentName: account.departmentName,
+        warehouse: wh.code,
+        warehouseName: req.locale === 'en-US' ? wh.nameEn : wh.nameZh,
+        isClaimWarehouse: !!wh.isClaimWarehouse,
+        accountStatus: account.status,
+        locale: req.locale,
+        tokenId: claims.jti,
+        tokenExp: claims.exp,
+      };
+    };
+
+    app.decorate('authenticate', (o: { allowMustChange?: boolean } = {}) => async (req: FastifyRequest, reply: FastifyReply) => {
+      const p = await identify(req, reply);
+      // 602: the password must be changed before anything else
+      if (p.accountStatus === '602' && !o.allowMustChange) throw forbidden('error.passwordMustChange');
+      req.principal = p;
+    });
+    app.decorate('optionalAuth', async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!req.headers.authorization) return;
+      try {
+        const p = await identify(req, reply);
+        if (p.accountStatus !== '602') req.principal = p;
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+      }
+    });
+  },
+  { name: 'auth' },
+);

@@ -1,0 +1,233 @@
+/**
+ * The legacy calls of spec point 7, with their own envelopes (DESIGN.md section 4):
+ *   POST /connect/token                  form-encoded login -> { access_token, token_type, expires_in, account_status }
+ *   POST /connect/logout                 revokes the token -> { status: 200 }
+ *   POST /connect/warehouse              a token for another warehouse of the same user
+ *   POST /supplierApi/accountInfo/info   -> { status: 200, data: { user, serverTime } }
+ *   POST /supplierApi/accountInfo/update the personal-info dialog (profile and password change)
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { metadata } from '../generated/index.ts';
+import { translate, isLocale } from '../engine/i18n.ts';
+import { hashPassword, needsRehash, verifyPassword, PRODUCTION_PARAMS, type ScryptParams } from '../engine/passwords.ts';
+import { SchemaValidator, type FieldErrors } from '../../codegen/runtime/validation.ts';
+import { fieldSchema, ruleFragment } from '../../codegen/runtime/field-schema.ts';
+import { AppError, validationFailed, conflict } from '../engine/errors.ts';
+import type { Locale } from '../../codegen/runtime/model.ts';
+import type { DB } from '../db/open.ts';
+import type { AccountRow } from '../plugins/auth.ts';
+
+const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
+const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
+
+export interface ConnectOptions { db: DB; hashParams?: ScryptParams }
+
+const days = (ms: number) => Math.floor(ms / 86_400_000);
+
+export default async function connectRoutes(app: FastifyInstance, opts: ConnectOptions) {
+  const { db } = opts;
+  const hashParams = opts.hashParams ?? PRODUCTION_PARAMS;
+  const validator = new SchemaValidator(metadata);
+  const account = metadata.entities.account;
+
+  const tokenError = (req: FastifyRequest, reply: FastifyReply, status: number, code: string, args: Record<string, string | number> = {}) =>
+    reply.status(status).header('cache-control', 'no-store').send({ error: status === 400 ? 'invalid_grant' : 'invalid_request', code, message: translate(req.locale, code, args) });
+
+  const failLogin = db.prepare(`UPDATE account SET failed_logins = failed_logins + 1, status = CASE WHEN failed_logins + 1 >= ? AND status IN (${[...MAY_LOG_IN].map(() => '?').join(',')}) THEN ? ELSE status END WHERE id = ? RETURNING status`);
+  const okLogin = db.prepare(`UPDATE account SET failed_logins = 0, last_login_at = ? WHERE id = ?`);
+  const setHash = db.prepare(`UPDATE account SET password_hash = ? WHERE id = ?`);
+
+  app.post('/connect/token', {
+    config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+    schema: {
+      body: {
+        type: 'object',
+        properties: {
+          grant_type: { type: 'string', maxLength: 20 },
+          username: { type: 'string', maxLength: 100 },
+          password: { type: 'string', maxLength: 200 },
+          warehouse: { type: 'string', maxLength: 20 },
+          client_id: { type: 'string', maxLength: 50 },
+          lang: { type: 'string', maxLength: 10 },
+        },
+      },
+    },
+  }, async (req, reply) => {
+    const b = (req.body ?? {}) as Record<string, string | undefined>;
+    const lang: Locale = isLocale(b.lang) ? b.lang : req.locale;
+    req.locale = lang;
+    if ((b.grant_type ?? 'password') !== 'password') return tokenError(req, reply, 400, 'error.badRequest');
+    const username = (b.username ?? '').trim();
+    const password = b.password ?? '';
+    if (!username || password.length < metadata.app.password.loginMinLength || !b.warehouse) return tokenError(req, reply, 400, 'error.loginFailed');
+    const acc = app.tokens.accountByUserId(username);
+    const ok = await verifyPassword(password, acc?.passwordHash ?? null);
+    if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
+    if (!ok) {
+      const r = failLogin.get(metadata.app.lockout.maxFailures, ...MAY_LOG_IN, STATUS.locked, acc.id) as { status: string };
+      return tokenError(req, reply, 400, r.status === STATUS.locked ? 'error.userLocked' : 'error.loginFailed');
+    }
+    // the password is right: from here on the answer may say why the account cannot log in
+    if (acc.status === STATUS.locked) return tokenError(req, reply, 400, 'error.userLocked');
+    if (!MAY_LOG_IN.has(acc.status)) return tokenError(req, reply, 400, 'error.noRight');
+    const wh = app.tokens.warehouse(b.warehouse);
+    if (!wh) return tokenError(req, reply, 400, 'error.wrongWarehouse');
+    okLogin.run(new Date().toISOString(), acc.id);
+    if (acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) setHash.run(await hashPassword(password, hashParams), acc.id);
+    // expiry: an expired password turns the login into 602 (must change); a near one is announced
+    let status = acc.status;
+    let notice: { code: string; message: string; days?: number } | undefined;
+    const changed = acc.passwordChangedAt ? Date.parse(acc.passwordChangedAt) : NaN;
+    const left = Number.isNaN(changed) ? 0 : metadata.app.password.expiryDays - days(Date.now() - changed);
+    if (status === STATUS.normal && left <= 0) {
+      status = STATUS.mustChangePassword;
+      notice = { code: 'error.passwordExpired', message: translate(lang, 'error.passwordExpired') };
+    } else if (status === STATUS.mustChangePassword) {
+      notice = { code: 'error.initialPassword', message: translate(lang, 'error.initialPassword') };
+    } else if (left <= metadata.app.password.expiryWarnDays) {
+      notice = { code: 'error.passwordExpiresSoon', message: translate(lang, 'error.passwordExpiresSoon', { days: left }), days: left };
+    }
+    if (status !== acc.status) db.prepare(`UPDATE account SET status = ? WHERE id = ?`).run(status, acc.id);
+    const t = app.tokens.issue(acc, wh.code, lang);
+    reply.header('cache-control', 'no-store');
+    return { access_token: t.token, token_type: 'Bearer', expires_in: t.expiresIn, account_status: Number(status), ...(notice ? { password_notice: notice } : {}) };
+  });
+
+  app.post('/connect/logout', { preHandler: app.authenticate({ allowMustChange: true }) }, async (req) => {
+    const p = req.principal!;
+    app.tokens.revoke(p.tokenId, p.tokenExp);
+    return { status: 200 };
+  });
+
+  app.post('/connect/warehouse', {
+    preHandler: app.authenticate(),
+    schema: { body: { type: 'object', required: ['warehouse'], additionalProperties: false, properties: { warehouse: { type: 'string', maxLength: 20 } } } },
+  }, async (req) => {
+    const p = req.principal!;
+    const wh = app.tokens.warehouse((req.body as { warehouse: string }).warehouse);
+    if (!wh) throw new AppError(400, 'error.wrongWarehouse');
+    const acc = app.tokens.account(p.accountId)!;
+    const t = app.tokens.issue(acc, wh.code, p.locale);
+    app.tokens.revoke(p.tokenId, p.tokenExp);
+    return { status: 200, access_token: t.token, token_type: 'Bearer', expires_in: t.expiresIn, account_status: Number(acc.status) };
+  });
+
+  app.post('/supplierApi/accountInfo/info', { preHandler: app.authenticate({ allowMustChange: true }) }, async (req) => {
+    const p = req.principal!;
+    const acc = app.tokens.account(p.accountId)!;
+    return {
+      status: 200,
+      data: {
+        user: {
+          name: p.name,
+          userId: p.userId,
+          departmentName: p.departmentName,
+          departmentId: p.departmentId,
+          accountType: p.accountType,
+          roleId: p.role,
+          roles: [p.role],
+          admin: p.admin,
+          profile: p.profile,
+          accountStatus: Number(p.accountStatus),
+          warehouseCode: p.warehouse,
+          warehouseName: p.warehouseName,
+          isClaimWarehouse: p.isClaimWarehouse,
+          email: acc.email,
+          mobile: acc.mobile,
+          telephone: acc.telephone,
+        },
+        serverTime: new Date().toISOString(),
+      },
+    };
+  });
+
+  /** Profile fields are validated by the account entity's own rules (email, mobile, telephone). */
+  const profileFields = ['name', 'email', 'mobile', 'telephone'] as const;
+  const profileSchema = {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(profileFields.map((f) => [f, fieldSchema(account.fields[f], metadata, true)])),
+  };
+  const passwordSchema = {
+    type: 'object',
+    properties: { newPassword: { type: 'string', allOf: [ruleFragment(metadata.rules.password)] } },
+  };
+  const history = db.prepare(`SELECT hash FROM _password_history WHERE account_id = ? ORDER BY changed_at DESC, rowid DESC LIMIT ?`);
+  const addHistory = db.prepare(`INSERT INTO _password_history (account_id, hash, changed_at) VALUES (?, ?, ?)`);
+
+  app.post('/supplierApi/accountInfo/update', {
+    preHandler: app.authenticate({ allowMustChange: true }),
+    config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+    schema: {
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          userId: { type: 'string', maxLength: 30 },
+          name: { type: ['string', 'null'], maxLength: 200 },
+          email: { type: ['string', 'null'], maxLength: 200 },
+          mobile: { type: ['string', 'null'], maxLength: 50 },
+          telephone: { type: ['string', 'null'], maxLength: 50 },
+          oldPassword: { type: ['string', 'null'], maxLength: 200 },
+          newPassword: { type: ['string', 'null'], maxLength: 200 },
+          confirmPassword: { type: ['string', 'null'], maxLength: 200 },
+        },
+      },
+    },
+  }, async (req) => {
+    const p = req.principal!;
+    const b = req.body as Record<string, string | null | undefined>;
+    const acc = app.tokens.account(p.accountId) as AccountRow;
+    const profile: Record<string, unknown> = {};
+    for (const f of profileFields) if (b[f] !== undefined) profile[f] = b[f] === '' && f !== 'name' ? null : b[f];
+    const errors: FieldErrors = { ...(validator.validate(profileSchema, profile) ?? {}) };
+    const wantsPassword = !!(b.newPassword || b.confirmPassword || b.oldPassword);
+    // a 602 account must change its password before it may do anything else
+    if (p.accountStatus === STATUS.mustChangePassword && !wantsPassword) errors.newPassword = { key: 'validation.required' };
+    let newHash: string | null = null;
+    if (wantsPassword) {
+      if (!b.oldPassword) errors.oldPassword = { key: 'validation.required' };
+      if (!b.newPassword) errors.newPassword = { key: 'validation.required' };
+      else {
+        const pw = validator.validate(passwordSchema, { newPassword: b.newPassword });
+        if (pw) Object.assign(errors, pw);
+      }
+      if (b.newPassword && b.newPassword !== b.confirmPassword) errors.confirmPassword = { key: 'error.passwordMismatch' };
+      if (Object.keys(errors).length) throw validationFailed(errors);
+      if (!(await verifyPassword(b.oldPassword!, acc.passwordHash))) throw validationFailed({ oldPassword: { key: 'error.wrongOldPassword' } });
+      const n = metadata.app.password.historyCount;
+      const previous = [acc.passwordHash, ...(history.all(acc.id, n) as { hash: string }[]).map((r) => r.hash)].filter((h): h is string => !!h).slice(0, n);
+      for (const h of previous) {
+        if (await verifyPassword(b.newPassword!, h)) throw validationFailed({ newPassword: { key: 'error.passwordReused', args: { count: n } } });
+      }
+      newHash = await hashPassword(b.newPassword!, hashParams);
+    }
+    if (Object.keys(errors).length) throw validationFailed(errors);
+    const now = new Date().toISOString();
+    const before = { name: acc.name, email: acc.email, mobile: acc.mobile, telephone: acc.telephone };
+    const tx = db.transaction(() => {
+      const sets: string[] = [];
+      const params: unknown[] = [];
+      for (const [f, v] of Object.entries(profile)) {
+        sets.push(`${account.fields[f].column} = ?`);
+        params.push(v);
+      }
+      if (newHash) {
+        if (acc.passwordHash) addHistory.run(acc.id, acc.passwordHash, acc.passwordChangedAt ?? now);
+        sets.push('password_hash = ?', 'password_changed_at = ?');
+        params.push(newHash, now);
+        if (acc.status === STATUS.mustChangePassword) sets.push(`status = '${STATUS.normal}'`);
+      }
+      if (!sets.length) return;
+      sets.push('version = version + 1', 'updated_at = ?', 'updated_by = ?');
+      const info = db.prepare(`UPDATE account SET ${sets.join(', ')} WHERE id = ? AND version = ?`).run(...params, now, p.userId, acc.id, acc.version);
+      if (info.changes === 0) throw conflict('error.staleVersion');
+      const changes = Object.fromEntries(Object.entries(profile).filter(([f, v]) => (before as Record<string, unknown>)[f] !== v).map(([f, v]) => [f, [(before as Record<string, unknown>)[f], v]]));
+      if (newHash) changes.password = ['***', '***'];
+      db.prepare(`INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, ?, ?, 'accounts', ?, 'profile', ?)`).run(now, p.userId, p.warehouse, acc.id, JSON.stringify(changes));
+    });
+    tx.immediate();
+    const fresh = app.tokens.account(acc.id)!;
+    return { status: 200, message: translate(req.locale, 'message.saveSuccess'), data: { accountStatus: Number(fresh.status) } };
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * Upload and download for every file entity (metadata: "file": { "rule": ... }).
+ *   POST /api/<resource>/upload[?overwrite=true]   multipart: the entity's writable fields + one part "file"
+ *   GET  /api/<resource>/<id>/download
+ * A file is checked against its rule from metadata/rules: not empty, name length, size, and type by
+ * its content (magic bytes) and name together. The client's name and MIME type are never trusted.
+ */
+import type { FastifyInstance } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import type { CompiledRule } from '../../codegen/runtime/model.ts';
+import { metadata } from '../generated/index.ts';
+import type { Engine } from '../engine/engine.ts';
+import { AppError, badRequest } from '../engine/errors.ts';
+import { contentDisposition, responseSchema } from './resources.ts';
+
+/** extension -> what the content must look like (file-type's extension names) */
+const CONTENT_OF: Record<string, { detected: string[]; mime: string }> = {
+  pdf: { detected: ['pdf'], mime: 'application/pdf' },
+  png: { detected: ['png'], mime: 'image/png' },
+  jpg: { detected: ['jpg'], mime: 'image/jpeg' },
+  jpeg: { detected: ['jpg'], mime: 'image/jpeg' },
+  zip: { detected: ['zip'], mime: 'application/zip' },
+  xlsx: { detected: ['xlsx'], mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  docx: { detected: ['docx'], mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+  xls: { detected: ['cfb', 'xls'], mime: 'application/vnd.ms-excel' },
+  doc: { detected: ['cfb', 'doc'], mime: 'application/msword' },
+};
+
+/** Keeps the last path segment and drops control characters: "..\\..\\a.pdf" -> "a.pdf". */
+export function cleanFileName(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  const last = raw.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  return last.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+}
+
+export async function checkFile(rule: CompiledRule, rawName: string, data: Buffer): Promise<{ fileName: string; mimeType: string }> {
+  const fileName = cleanFileName(rawName);
+  if (!fileName || fileName === '.' || fileName === '..') throw badRequest('error.fileType', { types: String(rule.params.types ?? '') });
+  if (data.length === 0) throw badRequest('error.fileEmpty');
+  if (rule.maxNameLength && [...fileName].length > rule.maxNameLength) throw badRequest('error.fileNameTooLong', { max: rule.maxNameLength });
+  if (rule.maxSizeKiB && data.length > rule.maxSizeKiB * 1024) throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB });
+  const ext = (/\.([A-Za-z0-9]+)$/.exec(fileName)?.[1] ?? '').toLowerCase();
+  const allowed = (rule.fileTypes ?? []).flatMap((t) => (t === 'jpg' ? ['jpg', 'jpeg'] : [t]));
+  const expect = CONTENT_OF[ext];
+  if (!allowed.includes(ext) || !expect) throw badRequest('error.fileType', { types: String(rule.params.types ?? '') });
+  const detected = await fileTypeFromBuffer(data);
+  if (!detected || !expect.detected.includes(detected.ext)) throw badRequest('error.fileType', { types: String(rule.params.types ?? '') });
+  return { fileName, mimeType: expect.mime };
+}
+
+export default async function fileRoutes(app: FastifyInstance, opts: { engine: Engine }) {
+  const { engine } = opts;
+  for (const e of Object.values(metadata.entities)) {
+    if (!e.file) continue;
+    const rule = metadata.rules[e.file.rule];
+    const base = `/api/${e.resource}`;
+    app.post(`${base}/upload`, {
+      preHandler: app.authenticate(),
+      schema: { tags: [e.resource], querystring: { type: 'object', properties: { overwrite: { type: 'boolean' } } }, response: { 201: responseSchema(e) } },
+    }, async (req, reply) => {
+      const fields: Record<string, unknown> = {};
+      let file: { name: string; data: Buffer } | null = null;
+      for await (const part of req.parts({ limits: { fileSize: (rule.maxSizeKiB ?? 1024) * 1024 + 1, files: 1, fields: 20, fieldSize: 2000, parts: 25 } })) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file' || file) throw badRequest('error.badRequest');
+          const data = await part.toBuffer();
+          if (part.file.truncated) throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB ?? 0 });
+          file = { name: part.filename, data };
+        } else {
+          const f = e.fields[part.fieldname];
+          const v = String(part.value);
+          // multipart carries text: numbers and booleans are converted by the field's declared type
+          fields[part.fieldname] = f?.type === 'integer' || f?.type === 'ref' ? (/^\d+$/.test(v) ? Number(v) : v) : f?.type === 'boolean' ? v === 'true' : v;
+        }
+      }
+      if (!file) throw badRequest('error.fileEmpty');
+      const checked = await checkFile(rule, file.name, file.data);
+      const overwrite = (req.query as { overwrite?: boolean }).overwrite === true;
+      const storageName = await app.fileStore.save(file.data);
+      try {
+        const { record, replaced } = engine.recordFile(req.principal!, e, fields, { ...checked, fileSize: file.data.length }, storageName, overwrite);
+        if (replaced) await app.fileStore.remove(replaced);
+        return reply.status(201).send(record);
+      } catch (err) {
+        await app.fileStore.remove(storageName);
+        throw err;
+      }
+    });
+    app.get(`${base}/:id/download`, {
+      preHandler: app.authenticate(),
+      schema: { tags: [e.resource], params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }, querystring: { type: 'object', properties: { inline: { type: 'boolean' } } } },
+    }, async (req, reply) => {
+      const f = engine.fileOf(req.principal!, e, (req.params as { id: number }).id);
+      const data = await app.fileStore.read(f.storageName);
+      const inline = (req.query as { inline?: boolean }).inline === true && /^(image\/|application\/pdf)/.test(f.mimeType);
+      return reply.header('content-type', f.mimeType).header('content-disposition', contentDisposition(f.fileName, inline)).header('x-content-type-options', 'nosniff').send(data);
+    });
+  }
+}
