@@ -1,0 +1,24 @@
+/**
+ * The server the browser tests talk to: built admin + API on one port, a fresh temporary database
+ * with the demo data (cheap password hashing so test logins are fast, a high login rate limit so
+ * the suite is not throttled). Started by playwright.config.ts (webServer).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildApp } from '../../server/app.ts';
+import { seedDatabase } from '../../server/seed/index.ts';
+import { metadata } from '../../server/generated/index.ts';
+import { TEST_PARAMS } from '../../server/engine/passwords.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+const app = await buildApp({
+  dbFile: join(dir, 'portal.db'),
+  jwtSecret: 'e2e-secret-0123456789-0123456789-0123456789',
+  filesDir: join(dir, 'files'),
+  adminDir: resolve('admin/dist'),
+  hashParams: TEST_PARAMS,
+  loginRateLimit: 10_000,
+});
+await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS });
+await app.listen({ port: Number(process.env.E2E_PORT ?? 3310), host: '127.0.0.1' });
