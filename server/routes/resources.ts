@@ -36,7 +36,7 @@ const listQuery = {
   properties: { sort: { type: 'string', maxLength: 200 }, range: { type: 'string', maxLength: 100 }, filter: { type: 'string', maxLength: 20000 } },
 };
 const anyBody = { type: 'object' };
-const errorResponse = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'string' } }, errorArgs: { type: 'object' }, errorId: { type: 'string' } } };
+const errorResponse = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'string' } }, errorArgs: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } }, errorId: { type: 'string' } } };
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
 export default async function resourceRoutes(app: FastifyInstance, opts: { engine: Engine }) {

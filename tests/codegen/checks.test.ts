@@ -1,0 +1,155 @@
+/**
+ * Every cross-reference check of codegen: a copy of the real metadata is broken in one place and
+ * the error must name the file and the JSON pointer. The last tests check that the real metadata
+ * is clean and that generation is deterministic.
+ */
+import { describe, expect, it, beforeEach, afterEach } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { runCodegen } from '../../codegen/index.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'codegen-'));
+  cpSync(join(ROOT, 'metadata'), join(dir, 'metadata'), { recursive: true });
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+function edit(file: string, fn: (j: Json) => void): void {
+  const p = join(dir, 'metadata', file);
+  const j = JSON.parse(readFileSync(p, 'utf8')) as Json;
+  fn(j);
+  writeFileSync(p, JSON.stringify(j, null, 2));
+}
+async function errorsOf(): Promise<string[]> {
+  const r = await runCodegen(join(dir, 'metadata'), dir);
+  return r.errors.map((e) => e.message);
+}
+async function expectError(file: string, pointer: string, text: RegExp): Promise<void> {
+  const errs = await errorsOf();
+  const hit = errs.find((m) => m.startsWith(`metadata/${file}#${pointer}:`) && text.test(m));
+  expect(hit, `expected an error at metadata/${file}#${pointer} matching ${text}; got:\n${errs.join('\n')}`).toBeTruthy();
+}
+
+describe('codegen cross-reference checks', () => {
+  it('the real metadata has no problems', async () => {
+    expect(await errorsOf()).toEqual([]);
+  });
+
+  it('unknown field in a column', async () => {
+    edit('screens/notice-list.json', (j) => (j.columns[0] = 'titel'));
+    await expectError('screens/notice-list.json', '/columns/0', /unknown field "titel" of entity "notice"/);
+  });
+
+  it('unknown field in a filter', async () => {
+    edit('screens/notice-list.json', (j) => (j.filters[0].field = 'nope'));
+    await expectError('screens/notice-list.json', '/filters/0', /unknown field "nope"/);
+  });
+
+  it('filter operator the field does not declare', async () => {
+    edit('screens/notice-list.json', (j) => (j.filters[0].op = 'range'));
+    await expectError('screens/notice-list.json', '/filters/0', /does not declare the filter "range"/);
+  });
+
+  it('unknown field in a grant condition', async () => {
+    edit('entities/notice.json', (j) => (j.access.read.supplier.where = { stat: ['active'] }));
+    await expectError('entities/notice.json', '/access/read/supplier/where/stat', /unknown field "stat"/);
+  });
+
+  it('unknown code table', async () => {
+    edit('entities/notice.json', (j) => (j.fields.status.codeTable = 'noticeStatuz'));
+    await expectError('entities/notice.json', '/fields/status/codeTable', /unknown code table "noticeStatuz"/);
+  });
+
+  it('unknown code value', async () => {
+    edit('entities/notice.json', (j) => (j.fields.status.default = 'published'));
+    await expectError('entities/notice.json', '/fields/status/default', /unknown code key "published" of table "noticeStatus"/);
+  });
+
+  it('action "from" not in the status table', async () => {
+    edit('entities/notice.json', (j) => (j.actions.activate.from = ['draft']));
+    await expectError('entities/notice.json', '/actions/activate/from/0', /unknown code key "draft"/);
+  });
+
+  it('action "to" not in the status table', async () => {
+    edit('entities/notice.json', (j) => (j.actions.repeal.to = 'gone'));
+    await expectError('entities/notice.json', '/actions/repeal/to', /unknown code key "gone"/);
+  });
+
+  it('a label key missing in one language', async () => {
+    edit('i18n/zh-CN/core.json', (j) => delete j.route.noticeList);
+    await expectError('i18n/en-US/core.json', '/route/noticeList', /has no zh-CN translation/);
+    await expectError('screens/notice-list.json', '/titleKey', /label key "route.noticeList" is missing in zh-CN/);
+  });
+
+  it('a field without any label', async () => {
+    edit('entities/notice.json', (j) => (j.fields.summary = { type: 'string', maxLength: 20 }));
+    await expectError('entities/notice.json', '/fields/summary', /no label; expected one of the keys "field.notice.summary", "field.common.summary"/);
+  });
+
+  it('unknown role', async () => {
+    edit('screens/notice-list.json', (j) => (j.roles = ['sysadmin']));
+    await expectError('screens/notice-list.json', '/roles/0', /meta-schema/);
+  });
+
+  it('unknown rule', async () => {
+    edit('entities/account.json', (j) => (j.fields.email.rules = ['emailAddress']));
+    await expectError('entities/account.json', '/fields/email/rules/0', /unknown rule "emailAddress"/);
+  });
+
+  it('rule attached to a field type it does not apply to', async () => {
+    edit('entities/account.json', (j) => (j.fields.email.rules = ['printQty']));
+    await expectError('entities/account.json', '/fields/email/rules/0', /applies to integer fields, not to string/);
+  });
+
+  it('duplicate route path', async () => {
+    edit('screens/notice-edit.json', (j) => (j.path = '/notice/list'));
+    // files are read in name order: the second of the two is the one reported
+    await expectError('screens/notice-list.json', '/path', /duplicate route path "\/notice\/list" \(also in metadata\/screens\/notice-edit.json\)/);
+  });
+
+  it('unknown button on a screen', async () => {
+    edit('screens/notice-list.json', (j) => j.buttons.push('launch'));
+    await expectError('screens/notice-list.json', `/buttons/${6}`, /unknown button "launch"/);
+  });
+
+  it('unknown resource on a screen', async () => {
+    edit('screens/notice-list.json', (j) => (j.resource = 'notes'));
+    await expectError('screens/notice-list.json', '/resource', /unknown resource "notes"/);
+  });
+
+  it('a property the meta-schema does not know (typo)', async () => {
+    edit('entities/notice.json', (j) => (j.fields.title.requird = true));
+    await expectError('entities/notice.json', '/fields/title', /unknown property "requird"/);
+  });
+
+  it('invalid JSON names the file', async () => {
+    writeFileSync(join(dir, 'metadata/screens/notice-list.json'), '{ "name": ');
+    const errs = await errorsOf();
+    expect(errs.some((m) => m.startsWith('metadata/screens/notice-list.json#: not valid JSON'))).toBe(true);
+  });
+});
+
+describe('codegen output', () => {
+  it('is deterministic: two runs give byte-identical files', async () => {
+    const a = await runCodegen(join(dir, 'metadata'), dir);
+    const b = await runCodegen(join(dir, 'metadata'), dir);
+    expect(a.files).not.toBeNull();
+    expect([...a.files!.keys()].sort()).toEqual([...b.files!.keys()].sort());
+    for (const [k, v] of a.files!) expect(b.files!.get(k), k).toBe(v);
+  });
+
+  it('matches the generated files in the working tree (npm run codegen was run, nobody edited them)', async () => {
+    const r = await runCodegen(join(ROOT, 'metadata'), ROOT);
+    for (const [rel, content] of r.files!) expect(readFileSync(join(ROOT, rel), 'utf8'), rel).toBe(content);
+  });
+
+  it('every generated file carries the banner', async () => {
+    const r = await runCodegen(join(dir, 'metadata'), dir);
+    for (const [rel, content] of r.files!) expect(content.slice(0, 200), rel).toMatch(/GENERATED by `npm run codegen`/);
+  });
+});
