@@ -53,6 +53,12 @@ function applyMigration(db: DB, m: Migration): void {
   for (const s of m.steps) {
     switch (s.op) {
       case 'dropColumn':
+        // SQLite refuses to drop a column an index uses: drop those indexes first (the ones the
+        // metadata still wants are built again below)
+        for (const ix of db.prepare(`SELECT name FROM pragma_index_list(?) WHERE origin = 'c'`).all(s.table) as { name: string }[]) {
+          const cols = (db.prepare(`SELECT name FROM pragma_index_info(?)`).all(ix.name) as { name: string }[]).map((c) => c.name);
+          if (cols.includes(s.column!)) db.exec(`DROP INDEX ${q(ix.name)}`);
+        }
         db.exec(`ALTER TABLE ${q(s.table)} DROP COLUMN ${q(s.column!)}`);
         db.prepare(`DELETE FROM _schema_columns WHERE table_name = ? AND column_name = ?`).run(s.table, s.column);
         break;
