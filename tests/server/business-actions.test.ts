@@ -1,0 +1,199 @@
+/**
+ * The hand-written handlers behind declared actions: order confirm and ship (with a concurrency
+ * test: parallel ship calls never ship more than was ordered), DFS ship with history, stock
+ * adjustment audit, settlement initiate / agree / reject / objection, account unlock.
+ * Rows are made here (not taken from the demo data) so every expectation is exact.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metadata } from '../../server/generated/index.ts';
+import { RowWriter } from '../../server/seed/writer.ts';
+import { bearer, build, code, login, tokenResponse, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let w: RowWriter;
+let sup: string;
+let sup2: string;
+let staff: string;
+let admin: string;
+
+beforeAll(async () => {
+  t = await build();
+  w = new RowWriter(t.app.db, metadata);
+  sup = await login(t.app, 'sup01');
+  sup2 = await login(t.app, 'sup02');
+  staff = await login(t.app, 'staff01');
+  admin = await login(t.app, 'supadmin');
+});
+afterAll(() => t.close());
+
+const post = (url: string, token: string, payload: unknown = {}, lang = 'en-US') => t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
+let orderSeq = 0;
+function order(values: Record<string, unknown> = {}): number {
+  orderSeq++;
+  return w.insert('order', {
+    orderNo: `PT${String(orderSeq).padStart(6, '0')}`, itemNo: 1, partsCode: '8E0-615-301-A', orderQty: 10, shippedQty: 0, unsentQty: 10,
+    status: code('purchaseOrderStatus', 'released'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001',
+    ...values,
+  });
+}
+const row = (table: string, id: number) => t.app.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Record<string, unknown>;
+
+describe('purchase order lines', () => {
+  it('confirm sets this-shipment qty; confirming twice answers "order already confirmed"', async () => {
+    const id = order();
+    const r = await post(`/api/orders/${id}/actions/confirm`, sup, { thisShipmentQty: 6 });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ status: code('purchaseOrderStatus', 'confirmed'), thisShipmentQty: 6, confirmedBy: 'sup01' });
+    const again = await post(`/api/orders/${id}/actions/confirm`, sup, { thisShipmentQty: 6 });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('error.orderAlreadyConfirmed');
+  });
+
+  it('confirm refuses a quantity above the order and a non-positive one', async () => {
+    const id = order();
+    const big = await post(`/api/orders/${id}/actions/confirm`, sup, { thisShipmentQty: 11 });
+    expect(big.statusCode).toBe(409);
+    expect(big.json().code).toBe('error.shipQtyExceeded');
+    const zero = await post(`/api/orders/${id}/actions/confirm`, sup, { thisShipmentQty: 0 });
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json().errors.thisShipmentQty).toBe('rule.positiveInteger');
+  });
+
+  it('ship accumulates partial shipments and finishes the line when nothing is left', async () => {
+    const id = order({ status: code('purchaseOrderStatus', 'confirmed'), thisShipmentQty: 10 });
+    const a = await post(`/api/orders/${id}/actions/ship`, sup, { shipQty: 4 });
+    expect(a.json()).toMatchObject({ shippedQty: 4, unsentQty: 6, status: code('purchaseOrderStatus', 'confirmed') });
+    const over = await post(`/api/orders/${id}/actions/ship`, sup, { shipQty: 7 });
+    expect(over.statusCode).toBe(409);
+    expect(over.json().code).toBe('error.shipQtyExceeded');
+    const b = await post(`/api/orders/${id}/actions/ship`, sup, { shipQty: 6 });
+    expect(b.json()).toMatchObject({ shippedQty: 10, unsentQty: 0, status: code('purchaseOrderStatus', 'shipped') });
+    expect((await post(`/api/orders/${id}/actions/ship`, sup, { shipQty: 1 })).statusCode).toBe(409);
+  });
+
+  it('N parallel ship calls on one line never ship more than the open quantity', async () => {
+    const id = order({ status: code('purchaseOrderStatus', 'confirmed'), orderQty: 10, unsentQty: 10 });
+    const calls = Array.from({ length: 40 }, () => post(`/api/orders/${id}/actions/ship`, sup, { shipQty: 1 }));
+    const res = await Promise.all(calls);
+    const ok = res.filter((r) => r.statusCode === 200).length;
+    const refused = res.filter((r) => r.statusCode === 409).length;
+    expect(ok).toBe(10);
+    expect(refused).toBe(30);
+    expect(row('"order"', id)).toMatchObject({ shipped_qty: 10, unsent_qty: 0, version: 11 });
+    const audit = t.app.db.prepare(`SELECT COUNT(*) AS n FROM audit_entry WHERE resource = 'orders' AND record_id = ? AND operation = 'action:ship'`).get(id) as { n: number };
+    expect(audit.n).toBe(10);
+  });
+
+  it('bulk ship is all or nothing', async () => {
+    const a = order({ status: code('purchaseOrderStatus', 'confirmed') });
+    const b = order({ status: code('purchaseOrderStatus', 'confirmed'), orderQty: 2, unsentQty: 2 });
+    const r = await post('/api/orders/actions/ship', sup, { ids: [a, b], shipQty: 3 });
+    expect(r.statusCode).toBe(409);
+    expect(row('"order"', a).shipped_qty).toBe(0);
+    const ok = await post('/api/orders/actions/ship', sup, { ids: [a, b], shipQty: 2 });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().message).toBe('Shipped successfully!');
+  });
+
+  it('another supplier cannot confirm or ship the line (404), internal staff may not (403)', async () => {
+    const id = order();
+    expect((await post(`/api/orders/${id}/actions/confirm`, sup2, { thisShipmentQty: 1 })).statusCode).toBe(404);
+    expect((await post(`/api/orders/${id}/actions/confirm`, staff, { thisShipmentQty: 1 })).statusCode).toBe(403);
+    expect(row('"order"', id).status).toBe(code('purchaseOrderStatus', 'released'));
+  });
+});
+
+describe('DFS orders', () => {
+  it('ship writes a history row, updates quantities and names the order/part at fault', async () => {
+    const id = w.insert('dfsOrder', { dealerCode: 'D100', dealerName: '上海一号店', dealerOrderNo: 'SA2026110001', purchaseOrderNo: 'P2026110001', partsCode: '1K0-199-262', orderQty: 5, sentQty: 0, unsentQty: 5, shipStatus: code('dfsShipStatus', 'wait'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S001', warehouseCode: 'PDC01' });
+    const r = await post(`/api/dfs-orders/${id}/actions/ship`, sup, { shipQty: 2 });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ sentQty: 2, unsentQty: 3, shipStatus: code('dfsShipStatus', 'partial') });
+    const hist = t.app.db.prepare(`SELECT ship_qty, dealer_order_no FROM dfs_shipment WHERE dfs_order_id = ?`).all(id);
+    expect(hist).toEqual([{ ship_qty: 2, dealer_order_no: 'SA2026110001' }]);
+    const bad = await post(`/api/dfs-orders/${id}/actions/ship`, sup, { shipQty: 4 });
+    expect(bad.statusCode).toBe(409);
+    expect(bad.json().message).toContain('SA2026110001/1K0-199-262');
+    const done = await post(`/api/dfs-orders/${id}/actions/ship`, sup, { shipQty: 3 });
+    expect(done.json().shipStatus).toBe(code('dfsShipStatus', 'finished'));
+    const list = await t.app.inject({ method: 'GET', url: `/api/dfs-shipments?filter=${encodeURIComponent(JSON.stringify({ dfsOrderId: id }))}`, headers: bearer(sup) });
+    expect(list.json()).toHaveLength(2);
+  });
+});
+
+describe('difference adjustments', () => {
+  it('supplier saves (numbered, from the session) and submits; staff adjusts the stock', async () => {
+    const created = await post('/api/stock-adjustments', sup, { partsCode: 'C-100', partsDescription: '垫片', adjustQty: 5, adjustType: code('adjustType', 'adjustAccount'), reason: '盘点差异' });
+    expect(created.statusCode, created.body).toBe(201);
+    const a = created.json();
+    expect(a.billNo).toMatch(/^TZ\d{8}\d{6}$/);
+    expect(a).toMatchObject({ supplierCode: 'S001', supplierName: '华东汽车零部件有限公司', warehouseCode: 'PDC01', status: code('stockAdjustStatus', 'unsubmitted') });
+    expect((await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, {})).statusCode).toBe(409);
+    const sub = await post(`/api/stock-adjustments/${a.id}/actions/submit`, sup, {});
+    expect(sub.json().status).toBe(code('stockAdjustStatus', 'unaudited'));
+    const edit = await t.app.inject({ method: 'PUT', url: `/api/stock-adjustments/${a.id}`, headers: bearer(sup), payload: { ...sub.json(), adjustQty: 9 } });
+    expect(edit.statusCode).toBe(409);
+    expect(edit.json().code).toBe('error.editNotAllowed');
+    const adj = await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, { auditNote: '同意' });
+    expect(adj.statusCode, adj.body).toBe(200);
+    expect(adj.json().status).toBe(code('stockAdjustStatus', 'adjust'));
+    const stock = t.app.db.prepare(`SELECT stock_qty FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = 'C-100'`).get();
+    expect(stock).toEqual({ stock_qty: 5 });
+  });
+
+  it('a negative adjustment below zero stock is refused and nothing changes', async () => {
+    const a = (await post('/api/stock-adjustments', sup, { partsCode: 'C-200', adjustQty: -3, adjustType: code('adjustType', 'scrap'), reason: '报废' })).json();
+    await post(`/api/stock-adjustments/${a.id}/actions/submit`, sup, {});
+    const r = await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, {});
+    expect(r.statusCode).toBe(409);
+    expect(r.json().code).toBe('error.insufficientStock');
+    expect(row('stock_adjustment', a.id).status).toBe(code('stockAdjustStatus', 'unaudited'));
+  });
+});
+
+describe('consulting-fee settlement', () => {
+  function line(supplier: string, amount: number): number {
+    return w.insert('settlementLine', { period: '2026-10', supplierCode: supplier, originalPartsCode: 'OP-1', feePartsCode: 'FP-1', qty: 1, unitFee: amount, amount, status: code('settlementLineStatus', 'toBeSettled') });
+  }
+  it('initiate groups lines into a numbered order; reject sends them back; the objection takes them again; agree settles', async () => {
+    const ids = [line('S001', 100.5), line('S001', 200.25)];
+    const init = await post('/api/settlement-lines/actions/initiate', sup, { ids });
+    expect(init.statusCode, init.body).toBe(200);
+    const sid = init.json().data[0].settlementId as number;
+    const s = row('settlement', sid);
+    expect(s).toMatchObject({ line_count: 2, total_amount: 300.75, approval_status: code('settlementApprovalStatus', 'pending'), supplier_code: 'S001' });
+    expect(String(s.settlement_no)).toMatch(/^JS\d{14}$/);
+    const noOpinion = await post(`/api/settlements/${sid}/actions/reject`, staff, {});
+    expect(noOpinion.statusCode).toBe(400);
+    expect(noOpinion.json().errors.opinion).toBe('validation.required');
+    expect((await post(`/api/settlements/${sid}/actions/reject`, staff, { opinion: '金额有误' })).statusCode).toBe(200);
+    expect(ids.map((i) => row('settlement_line', i).status)).toEqual([code('settlementLineStatus', 'toBeSettled'), code('settlementLineStatus', 'toBeSettled')]);
+    expect((await post(`/api/settlements/${sid}/actions/rejectRejection`, sup, {})).statusCode).toBe(200);
+    expect(ids.map((i) => row('settlement_line', i).status)).toEqual([code('settlementLineStatus', 'inProgress'), code('settlementLineStatus', 'inProgress')]);
+    const agree = await post(`/api/settlements/${sid}/actions/agree`, staff, { opinion: '同意' });
+    expect(agree.json()).toMatchObject({ approvalStatus: code('settlementApprovalStatus', 'agreed'), approver: 'staff01' });
+    expect(ids.map((i) => row('settlement_line', i).status)).toEqual([code('settlementLineStatus', 'settled'), code('settlementLineStatus', 'settled')]);
+  });
+
+  it('lines of another supplier cannot be initiated (404), lines already in progress cannot (409)', async () => {
+    const mine = line('S001', 1);
+    const theirs = line('S002', 1);
+    expect((await post('/api/settlement-lines/actions/initiate', sup, { ids: [mine, theirs] })).statusCode).toBe(404);
+    expect(row('settlement_line', mine).status).toBe(code('settlementLineStatus', 'toBeSettled'));
+    expect((await post('/api/settlement-lines/actions/initiate', sup, { ids: [mine] })).statusCode).toBe(200);
+    expect((await post('/api/settlement-lines/actions/initiate', sup, { ids: [mine] })).statusCode).toBe(409);
+  });
+});
+
+describe('accounts', () => {
+  it('the supplier administrator unlocks a locked account, which can log in again', async () => {
+    expect((await tokenResponse(t.app, 'locked01')).json().code).toBe('error.userLocked');
+    const acc = t.app.db.prepare(`SELECT id FROM account WHERE user_id = 'locked01'`).get() as { id: number };
+    expect((await post(`/api/accounts/${acc.id}/actions/unlock`, sup, {})).statusCode).toBe(403);
+    const r = await post(`/api/accounts/${acc.id}/actions/unlock`, admin, {});
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ status: '0', failedLogins: 0 });
+    expect(r.json().passwordHash).toBeUndefined();
+    expect((await tokenResponse(t.app, 'locked01')).statusCode).toBe(200);
+  });
+});
