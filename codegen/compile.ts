@@ -73,6 +73,8 @@ function metaValidators(metadataDir: string) {
   const ajv = new Ajv({ allErrors: true, strict: false, formats: { regex: true } });
   const load = (f: string) => JSON.parse(readFileSync(join(metadataDir, SCHEMA_DIR, f), 'utf8'));
   ajv.addSchema(load('common.schema.json'));
+  // entity files may embed screens, so the screen schema is known by its $id before entities compile
+  ajv.addSchema(load('screen.schema.json'));
   const compile = (f: string) => ajv.compile(load(f));
   return {
     app: compile('app.schema.json'),
@@ -80,7 +82,7 @@ function metaValidators(metadataDir: string) {
     codes: compile('codes.schema.json'),
     rules: compile('rules.schema.json'),
     entity: compile('entity.schema.json'),
-    screen: compile('screen.schema.json'),
+    screen: ajv.getSchema('screen.schema.json')!,
     i18n: compile('i18n.schema.json'),
     migration: compile('migration.schema.json'),
   };
@@ -514,9 +516,19 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   const paths = new Map<string, string>();
   const screenNames = new Map<string, string>();
   const allButtons = (ent: CompiledEntity | undefined) => new Set([...Object.keys(access.buttons), ...Object.values(ent?.actions ?? {}).map((a) => a.button)]);
-  for (const f of src.screens) {
-    const s = f.data as RawScreen;
-    const file = f.file;
+  // screens come from metadata/screens/ and from the "screens" of entity files
+  const screenSources: { s: RawScreen; file: string; base: string }[] = [
+    ...src.screens.map((f) => ({ s: f.data as RawScreen, file: f.file, base: '' })),
+    ...src.entities.flatMap((f) => ((f.data as RawEntity & { screens?: RawScreen[] }).screens ?? []).map((s, i) => ({ s: { resource: (f.data as RawEntity).resource, ...s }, file: f.file, base: `/screens/${i}` }))),
+  ];
+  const outerErr = err;
+  const outerNeedKey = needKey;
+  const outerCodeOf = codeOf;
+  for (const { s, file, base } of screenSources) {
+    // pointers inside an entity file's "screens" start at /screens/<i>
+    const err = (fl: string, pointer: string, detail: string) => outerErr(fl, base + pointer, detail);
+    const needKey = (fl: string, pointer: string, key: string, what: string) => outerNeedKey(fl, base + pointer, key, what);
+    const codeOf = (fl: string, pointer: string, table: string, key: unknown) => outerCodeOf(fl, base + pointer, table, key);
     if (paths.has(s.path)) err(file, '/path', `duplicate route path "${s.path}" (also in ${paths.get(s.path)})`);
     paths.set(s.path, file);
     if (screenNames.has(s.name)) err(file, '/name', `duplicate screen name "${s.name}" (also in ${screenNames.get(s.name)})`);
@@ -614,10 +626,11 @@ export function compileMetadata(src: MetadataSources): CompileResult {
     });
   }
   for (const [i, s] of screens.entries()) {
-    const file = src.screens[i].file;
-    if (s.editScreen && !screenNames.has(s.editScreen)) err(file, '/editScreen', `unknown screen "${s.editScreen}"`);
-    if (s.listScreen && !screenNames.has(s.listScreen)) err(file, '/listScreen', `unknown screen "${s.listScreen}"`);
-    if (s.activeMenu && !paths.has(s.activeMenu)) err(file, '/activeMenu', `unknown route path "${s.activeMenu}"`);
+    const file = screenSources[i].file;
+    const base = screenSources[i].base;
+    if (s.editScreen && !screenNames.has(s.editScreen)) err(file, `${base}/editScreen`, `unknown screen "${s.editScreen}"`);
+    if (s.listScreen && !screenNames.has(s.listScreen)) err(file, `${base}/listScreen`, `unknown screen "${s.listScreen}"`);
+    if (s.activeMenu && !paths.has(s.activeMenu)) err(file, `${base}/activeMenu`, `unknown route path "${s.activeMenu}"`);
   }
   screens.sort((a, b) => a.path.localeCompare(b.path));
 
