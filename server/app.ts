@@ -28,8 +28,10 @@ export interface AppOptions {
   logger?: boolean | object;
   /** password hashing cost; production default unless a test database says otherwise */
   hashParams?: ScryptParams;
-  /** login rate limit per address and minute (tests raise it) */
+  /** login attempts per address and minute (tests raise it) */
   loginRateLimit?: number;
+  /** login attempts per account and minute */
+  accountAttemptsPerMinute?: number;
   /** serve the built admin from this folder (same origin as the API) */
   adminDir?: string;
 }
@@ -80,6 +82,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
   });
+  // per address; applied to the login and profile routes (config.rateLimit), in memory per process
   await app.register(rateLimit, { global: false, max: opts.loginRateLimit ?? 20, timeWindow: '1 minute', keyGenerator: (req) => req.ip });
   await app.register(multipart, { limits: { fileSize: 1024 * 1024, files: 1, fields: 20, fieldSize: 2000, parts: 25, headerPairs: 100 } });
   await app.register(fileStorePlugin, { dir: opts.filesDir });
@@ -95,7 +98,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const engine = new Engine(db, metadata, schemas, businessHandlers as unknown as HandlerTable);
   app.decorate('engine', engine);
-  await app.register(connectRoutes, { db, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) });
+  await app.register(connectRoutes, { db, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}), ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}) });
   await app.register(metaRoutes);
   await app.register(resourceRoutes, { engine });
   await app.register(fileRoutes, { engine });

@@ -33,6 +33,9 @@ const SYSTEM_DDL = [
   `CREATE INDEX IF NOT EXISTS ix_password_history_account ON _password_history (account_id, changed_at)`,
   `CREATE TABLE IF NOT EXISTS _number_series (name TEXT PRIMARY KEY, next_value INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS _settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  // login attempts per account (success or not), for the per-account rate limit; shared by all server processes
+  `CREATE TABLE IF NOT EXISTS _login_attempts (user_id TEXT NOT NULL, at INTEGER NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS ix_login_attempts ON _login_attempts (user_id, at)`,
 ];
 
 const q = (s: string) => d.quote(s);

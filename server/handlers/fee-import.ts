@@ -1,4 +1,98 @@
-// TEMPORARY placeholder while the Excel import is being built (see the helper task); not done.
-import type { CollectionHandler } from '../engine/handler-types.ts';
+/**
+ * consultingFeeItem.import: internal staff upload an .xlsx of fee items. The file is read
+ * synchronously inside the action's transaction (server/documents/xlsx.ts), every row is validated
+ * with the generated create schema (the API's own validator), and either every row is inserted as
+ * "to be confirmed" or none is: any bad row fails the whole import with the errors of every row,
+ * as field errors keyed `row<excel row>.<field>` (header problems are row 1, the header row).
+ */
+import type { CompiledMetadata, Locale } from '../../codegen/runtime/model.ts';
+import { SchemaValidator } from '../../codegen/runtime/validation.ts';
+import type { FieldErrors } from '../../codegen/runtime/validation.ts';
+import { AppError } from '../engine/errors.ts';
+import type { CollectionHandler, FileResult, UploadedFile } from '../engine/handler-types.ts';
+import { messages, schemas } from '../generated/index.ts';
 import type { ConsultingFeeItemImportInput } from '../generated/types.ts';
-export const importFeeItems: CollectionHandler<ConsultingFeeItemImportInput> = (ctx) => ctx.fail(501, 'error.internal');
+import { ConsultingFeeItemState } from '../generated/types.ts';
+import { entityTemplate, parseEntitySheet, uniqueErrors, type ParsedSheet, type RowError } from '../documents/entity-sheet.ts';
+import { readFirstSheet, XLSX_CONTENT_TYPE, XlsxError, type CellValue } from '../documents/xlsx.ts';
+
+const ENTITY = 'consultingFeeItem';
+/** Rows per import: keeps the one transaction (and its audit trail) short. */
+export const MAX_IMPORT_ROWS = 5000;
+/** Field errors sent back at most: enough to fix a file, not a megabyte of JSON. */
+const MAX_REPORTED_ERRORS = 200;
+
+// ajv compiles a schema once per validator instance: keep one per metadata model
+const validators = new WeakMap<CompiledMetadata, SchemaValidator>();
+function validatorOf(meta: CompiledMetadata): SchemaValidator {
+  let v = validators.get(meta);
+  if (!v) validators.set(meta, (v = new SchemaValidator(meta)));
+  return v;
+}
+
+const sheetContext = (meta: CompiledMetadata) => ({
+  meta,
+  entity: meta.entities[ENTITY],
+  createSchema: schemas[ENTITY].create,
+  catalogues: messages,
+  validator: validatorOf(meta),
+});
+
+/** The upload rule (metadata/rules/common.json "importFile"): name length, size, xlsx content. */
+function checkFile(meta: CompiledMetadata, file: UploadedFile | undefined): UploadedFile {
+  if (!file || file.data.length === 0) throw new AppError(400, 'error.fileEmpty');
+  const rule = meta.rules.importFile;
+  if (rule?.maxNameLength && [...file.fileName].length > rule.maxNameLength) throw new AppError(400, 'error.fileNameTooLong');
+  if (rule?.maxSizeKiB && file.data.length > rule.maxSizeKiB * 1024) throw new AppError(413, 'error.fileTooLarge');
+  return file;
+}
+
+/**
+ * Reads and validates a fee-item workbook without touching the database (no uniqueness against
+ * stored rows: that needs the transaction). Throws AppError 400 error.fileType for bytes that are
+ * not an .xlsx workbook.
+ */
+export function parseFeeItemWorkbook(meta: CompiledMetadata, data: Uint8Array): ParsedSheet {
+  let sheet;
+  try {
+    sheet = readFirstSheet(data);
+  } catch (err) {
+    if (err instanceof XlsxError) throw new AppError(err.problem === 'tooLarge' ? 413 : 400, err.problem === 'tooLarge' ? 'error.fileTooLarge' : 'error.fileType');
+    throw err;
+  }
+  if (sheet.rows.length - 1 > MAX_IMPORT_ROWS) throw new AppError(413, 'error.payloadTooLarge');
+  return parseEntitySheet(sheet, sheetContext(meta));
+}
+
+/** The failure a client sees: code error.importFailed, the rows in the message, every error as a field error. */
+export function importFailed(errors: RowError[]): AppError {
+  const rows = [...new Set(errors.map((e) => e.row))].sort((a, b) => a - b);
+  const fieldErrors: FieldErrors = {};
+  for (const e of errors.slice(0, MAX_REPORTED_ERRORS)) {
+    const k = `row${e.row}.${e.field}`;
+    if (!(k in fieldErrors)) fieldErrors[k] = { key: e.key, ...(e.args ? { args: e.args } : {}) };
+  }
+  const shown = rows.slice(0, 20).join(', ') + (rows.length > 20 ? ', …' : '');
+  return new AppError(400, 'error.importFailed', { count: rows.length, rows: shown }, fieldErrors);
+}
+
+export const importFeeItems: CollectionHandler<ConsultingFeeItemImportInput> = (ctx) => {
+  const file = checkFile(ctx.meta, ctx.file);
+  const parsed = parseFeeItemWorkbook(ctx.meta, file.data);
+  if (!parsed.rows.length && !parsed.errors.length) ctx.fail(400, 'error.noData');
+  const errors = [...parsed.errors, ...uniqueErrors(ctx.db, ctx.meta.entities[ENTITY], parsed.rows)];
+  if (errors.length) throw importFailed(errors.sort((a, b) => a.row - b.row));
+  for (const r of parsed.rows) {
+    ctx.insert(ENTITY, { ...r.values, state: ConsultingFeeItemState.toBeConfirmed, importer: ctx.principal.name, importedAt: ctx.now });
+  }
+  return { imported: parsed.rows.length };
+};
+
+/** The "download template" file: the header row in the caller's language, plus optional rows. */
+export function feeItemTemplate(meta: CompiledMetadata, locale: Locale, rows: Record<string, CellValue>[] = []): FileResult {
+  return {
+    fileName: locale === 'zh-CN' ? '咨询服务费导入模板.xlsx' : 'consulting-fee-items-template.xlsx',
+    contentType: XLSX_CONTENT_TYPE,
+    body: entityTemplate(sheetContext(meta), locale, rows),
+  };
+}

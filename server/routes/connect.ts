@@ -20,7 +20,12 @@ import type { AccountRow } from '../plugins/auth.ts';
 const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
 const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
 
-export interface ConnectOptions { db: DB; hashParams?: ScryptParams }
+export interface ConnectOptions {
+  db: DB;
+  hashParams?: ScryptParams;
+  /** login attempts one account may make per minute, whatever the address (default 10) */
+  accountAttemptsPerMinute?: number;
+}
 
 const days = (ms: number) => Math.floor(ms / 86_400_000);
 
@@ -36,9 +41,22 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   const failLogin = db.prepare(`UPDATE account SET failed_logins = failed_logins + 1, status = CASE WHEN failed_logins + 1 >= ? AND status IN (${[...MAY_LOG_IN].map(() => '?').join(',')}) THEN ? ELSE status END WHERE id = ? RETURNING status`);
   const okLogin = db.prepare(`UPDATE account SET failed_logins = 0, last_login_at = ? WHERE id = ?`);
   const setHash = db.prepare(`UPDATE account SET password_hash = ? WHERE id = ?`);
+  const perAccount = opts.accountAttemptsPerMinute ?? 10;
+  const attempts = db.prepare(`SELECT COUNT(*) AS n FROM _login_attempts WHERE user_id = ? AND at > ?`);
+  const addAttempt = db.prepare(`INSERT INTO _login_attempts (user_id, at) VALUES (?, ?)`);
+  const purgeAttempts = db.prepare(`DELETE FROM _login_attempts WHERE at < ?`);
+  /** Counts this attempt; true when the account has made too many in the last minute. */
+  const tooManyAttempts = (userId: string): boolean => {
+    const now = Date.now();
+    purgeAttempts.run(now - 60_000);
+    const n = (attempts.get(userId, now - 60_000) as { n: number }).n;
+    addAttempt.run(userId, now);
+    return n >= perAccount;
+  };
 
   app.post('/connect/token', {
-    config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+    // per address: the limit registered in app.ts (20 a minute by default)
+    config: { rateLimit: {} },
     schema: {
       body: {
         type: 'object',
@@ -60,6 +78,8 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     const username = (b.username ?? '').trim();
     const password = b.password ?? '';
     if (!username || password.length < metadata.app.password.loginMinLength || !b.warehouse) return tokenError(req, reply, 400, 'error.loginFailed');
+    // per account, whatever the address (the per-address limit is the route's rateLimit)
+    if (tooManyAttempts(username.toLowerCase())) return tokenError(req, reply, 429, 'error.rateLimited');
     const acc = app.tokens.accountByUserId(username);
     const ok = await verifyPassword(password, acc?.passwordHash ?? null);
     if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
@@ -157,7 +177,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
 
   app.post('/supplierApi/accountInfo/update', {
     preHandler: app.authenticate({ allowMustChange: true }),
-    config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+    config: { rateLimit: {} },
     schema: {
       body: {
         type: 'object',

@@ -131,7 +131,7 @@ describe('difference adjustments', () => {
     expect((await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, {})).statusCode).toBe(409);
     const sub = await post(`/api/stock-adjustments/${a.id}/actions/submit`, sup, {});
     expect(sub.json().status).toBe(code('stockAdjustStatus', 'unaudited'));
-    const edit = await t.app.inject({ method: 'PUT', url: `/api/stock-adjustments/${a.id}`, headers: bearer(sup), payload: { ...sub.json(), adjustQty: 9 } });
+    const edit = await t.app.inject({ method: 'PUT', url: `/api/stock-adjustments/${a.id}`, headers: bearer(sup), payload: { ...(sub.json() as object), adjustQty: 9 } });
     expect(edit.statusCode).toBe(409);
     expect(edit.json().code).toBe('error.editNotAllowed');
     const adj = await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, { auditNote: '同意' });

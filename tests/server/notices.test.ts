@@ -77,7 +77,7 @@ describe('notices: create and edit', () => {
     const stale = await call('PUT', `/api/notices/${created.id}`, admin, { ...created, content: 'v3' }, { 'accept-language': 'en-US' });
     expect(stale.statusCode).toBe(409);
     expect(stale.json()).toMatchObject({ code: 'error.staleVersion', message: 'The data has been modified by other user, please re-operation!' });
-    const changedStatus = await call('PUT', `/api/notices/${created.id}`, admin, { ...ok.json(), status: '1' });
+    const changedStatus = await call('PUT', `/api/notices/${created.id}`, admin, { ...(ok.json() as object), status: '1' });
     expect(changedStatus.statusCode).toBe(400);
     expect(changedStatus.json().errors).toEqual({ status: 'validation.readOnly' });
     const row = (await call('GET', `/api/notices/${created.id}`, admin)).json();
