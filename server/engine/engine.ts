@@ -13,7 +13,7 @@ import type { Principal } from './principal.ts';
 import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, unauthorized } from './errors.ts';
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
 import { parseListQuery } from './query.ts';
-import { selectList, toRecord } from './records.ts';
+import { fieldOf, selectList, toRecord } from './records.ts';
 import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, UploadedFile } from './handler-types.ts';
 
 type Rec = Record<string, unknown>;
@@ -147,7 +147,7 @@ export class Engine {
   updateRow(e: CompiledEntity, id: number, patch: Rec, p: Principal, now: string, operation: string, expectVersion?: number): Rec {
     const before = this.selectById(e, id, null, true);
     if (!before) throw notFound();
-    const changed = Object.keys(patch).filter((n) => e.fields[n] && !SYSTEM_WRITABLE_IGNORED.has(n) && patch[n] !== before[n]);
+    const changed = Object.keys(patch).filter((n) => fieldOf(e, n) && !SYSTEM_WRITABLE_IGNORED.has(n) && patch[n] !== before[n]);
     const sets = changed.map((n) => `${d.quote(e.fields[n].column)} = ?`);
     const params = changed.map((n) => toStored(e, n, patch[n]));
     if (e.versioned) sets.push(`${d.quote('version')} = ${d.quote('version')} + 1`);
@@ -172,7 +172,7 @@ export class Engine {
     if (e.name === AUDIT_ENTITY) return;
     const a = this.meta.entities[AUDIT_ENTITY];
     if (!a) return;
-    const masked = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, e.fields[k]?.private ? ['***', '***'] : v]));
+    const masked = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, fieldOf(e, k)?.private ? ['***', '***'] : v]));
     const cols = ['at', 'userId', 'warehouseCode', 'resource', 'recordId', 'operation', 'changes'];
     this.prepare(`INSERT INTO ${d.quote(a.table)} (${cols.map((c) => d.quote(a.fields[c].column)).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
       now, p.userId, p.warehouse, e.resource, id, operation, JSON.stringify(masked),
@@ -183,7 +183,7 @@ export class Engine {
   private checkRefsAndUniques(p: Principal, e: CompiledEntity, values: Rec, selfId: number | null): void {
     const errors: FieldErrors = {};
     for (const [n, v] of Object.entries(values)) {
-      const f = e.fields[n];
+      const f = fieldOf(e, n);
       if (f?.type === 'ref' && v !== null && v !== undefined) {
         const target = this.meta.entities[f.ref!];
         let ok = false;
@@ -262,7 +262,7 @@ export class Engine {
     const errors: FieldErrors = {};
     const data: Rec = {};
     for (const [k, v] of Object.entries(body)) {
-      const f = e.fields[k];
+      const f = fieldOf(e, k);
       if (!f || f.private) errors[k] = { key: 'validation.unknownField' };
       else if (k in forced) continue;
       else if (f.system || f.readOnly) {
@@ -301,7 +301,7 @@ export class Engine {
       const errors: FieldErrors = {};
       const data: Rec = {};
       for (const [k, v] of Object.entries(body)) {
-        const f = e.fields[k];
+        const f = fieldOf(e, k);
         if (!f || f.private) {
           errors[k] = { key: 'validation.unknownField' };
           continue;
@@ -374,7 +374,7 @@ export class Engine {
     const errors: FieldErrors = {};
     const data: Rec = {};
     for (const [k, v] of Object.entries(body)) {
-      const f = e.fields[k];
+      const f = fieldOf(e, k);
       if (!f || f.private || f.system || f.readOnly) errors[k] = { key: 'validation.unknownField' };
       else data[k] = v;
     }
@@ -387,7 +387,7 @@ export class Engine {
     if (e.fields.uploader) values.uploader = p.name;
     if (e.fields.uploadedAt) values.uploadedAt = now;
     return this.tx(() => {
-      this.checkRefsAndUniques(p, e, Object.fromEntries(Object.entries(data).filter(([k]) => e.fields[k].type === 'ref')), null);
+      this.checkRefsAndUniques(p, e, Object.fromEntries(Object.entries(data).filter(([k]) => fieldOf(e, k)?.type === 'ref')), null);
       const keys = [...e.file!.overwriteKey, 'fileName'];
       const where = keys.map((k) => `${d.quote(e.fields[k].column)} = ?`).join(' AND ');
       const existing = this.prepare(`SELECT ${d.quote('id')} AS id, ${d.quote(e.fields.storageName.column)} AS storageName FROM ${d.quote(e.table)} WHERE ${where}`).get(...keys.map((k) => toStored(e, k, values[k]))) as { id: number; storageName: string } | undefined;
@@ -434,7 +434,7 @@ export class Engine {
   private transition(e: CompiledEntity, a: CompiledAction, p: Principal, now: string, input: Rec, row: Rec, extra: Rec = {}, expectVersion?: number): Rec {
     const patch: Rec = {};
     if (a.statusField && a.to) patch[a.statusField] = a.to.length > 1 ? input.target : a.to[0];
-    for (const n of a.inputOrder) if (n !== 'target' && e.fields[n] && !e.fields[n].system && input[n] !== undefined) patch[n] = input[n];
+    for (const n of a.inputOrder) if (n !== 'target' && fieldOf(e, n) && !e.fields[n].system && input[n] !== undefined) patch[n] = input[n];
     for (const [k, v] of Object.entries(a.set)) patch[k] = v === '$now' ? now : v === '$user' ? p.userId : v;
     Object.assign(patch, extra);
     return this.updateRow(e, Number(row.id), patch, p, now, `action:${a.name}`, expectVersion);

@@ -11,6 +11,7 @@ import type { CompiledEntity, CompiledField, CompiledMetadata } from '../../code
 import { likePattern, sqlite as d } from '../../codegen/runtime/dialect.ts';
 import { badRequest } from './errors.ts';
 import { toStored, type SqlPart } from './access.ts';
+import { fieldOf } from './records.ts';
 
 export interface ListParams {
   where: SqlPart;
@@ -75,10 +76,11 @@ export function parseFilter(meta: CompiledMetadata, e: CompiledEntity, filter: u
       params.push(...fields.map(() => likePattern(value)));
       continue;
     }
-    const m = /^(.+?)(_like|_gte|_lte)?$/.exec(key)!;
+    const m = /^(.+?)(_like|_gte|_lte)?$/.exec(key);
+    if (!m) throw badRequest('error.unknownFilter', { field: key });
     const fieldName = m[1];
     const suffix = m[2] ?? '';
-    const f = e.fields[fieldName];
+    const f = fieldOf(e, fieldName);
     if (!f || f.private) throw badRequest('error.unknownFilter', { field: key });
     const ops = f.filter;
     if (suffix === '_like') {
@@ -118,7 +120,7 @@ export function parseSort(e: CompiledEntity, raw: unknown, fallback?: { field: s
     if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || typeof sort[1] !== 'string') throw badRequest('error.malformedQuery', { param: 'sort' });
     const o = sort[1].toUpperCase();
     if (o !== 'ASC' && o !== 'DESC') throw badRequest('error.malformedQuery', { param: 'sort' });
-    const f = e.fields[sort[0]];
+    const f = fieldOf(e, sort[0]);
     if (!f || f.private || !(f.sort || sort[0] === e.defaultSort.field || sort[0] === 'id')) throw badRequest('error.unknownSortField', { field: sort[0] });
     field = sort[0];
     order = o;

@@ -38,3 +38,9 @@ export function toRecord<T extends Record<string, unknown>>(e: CompiledEntity, r
 }
 
 export const column = (e: CompiledEntity, field: string): string => d.quote(e.fields[field].column);
+
+/**
+ * The field a client-supplied name refers to, or undefined. Own properties only: a name such as
+ * "__proto__" or "constructor" must never resolve to something of Object.prototype.
+ */
+export const fieldOf = (e: CompiledEntity, name: string) => (Object.hasOwn(e.fields, name) ? e.fields[name] : undefined);

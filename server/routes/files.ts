@@ -12,6 +12,7 @@ import { metadata } from '../generated/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import { AppError, badRequest } from '../engine/errors.ts';
 import { contentDisposition, responseSchema } from './resources.ts';
+import { fieldOf } from '../engine/records.ts';
 
 /** extension -> what the content must look like (file-type's extension names) */
 const CONTENT_OF: Record<string, { detected: string[]; mime: string }> = {
@@ -68,7 +69,7 @@ export default async function fileRoutes(app: FastifyInstance, opts: { engine: E
           if (part.file.truncated) throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB ?? 0 });
           file = { name: part.filename, data };
         } else {
-          const f = e.fields[part.fieldname];
+          const f = fieldOf(e, part.fieldname);
           const v = String(part.value);
           // multipart carries text: numbers and booleans are converted by the field's declared type
           fields[part.fieldname] = f?.type === 'integer' || f?.type === 'ref' ? (/^\d+$/.test(v) ? Number(v) : v) : f?.type === 'boolean' ? v === 'true' : v;

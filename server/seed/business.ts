@@ -1,4 +1,38 @@
-// TEMPORARY: business demo data for every entity is being written (helper task). Base data only for now.
+/**
+ * Business demo data for every business entity (file entities excepted: claim attachments,
+ * hazard receipt documents and notice attachments need stored files). Deterministic: the same
+ * seed gives the same rows, with dates relative to a base date derived from the seed, never the
+ * clock. Volumes at scale 1 are the everyday demo and multiply by `scale` (1700 gives about a
+ * million order lines for the benchmark); rows are written in transactions of 10,000.
+ *
+ * | entity | scale 1 | module |
+ * |---|---|---|
+ * | order (+ orderChildDemand, 2-3 for a fifth of the lines) | 600 | orders.ts |
+ * | dfsOrder (+ dfsShipment history) | 150 | dfs.ts |
+ * | childPartStock, childPartMovement, stockAdjustment | 120, 400, 80 | stock.ts |
+ * | claim | 100 | claims.ts |
+ * | consultingFeeItem, settlementLine, settlement | 80, 120, 15 | consulting.ts |
+ * | hazardReceipt | 40 | hazard.ts |
+ */
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { RowWriter } from './writer.ts';
-export function seedBusiness(_w: RowWriter, _meta: CompiledMetadata, _opts: { scale: number; seed: number }): void {}
+import { SeedContext } from './context.ts';
+import { seedOrders } from './orders.ts';
+import { seedDfs } from './dfs.ts';
+import { childPoolOf, planStocks, seedAdjustments, seedMovements, seedStocks } from './stock.ts';
+import { seedClaims } from './claims.ts';
+import { seedConsulting } from './consulting.ts';
+import { seedHazardReceipts } from './hazard.ts';
+
+export function seedBusiness(w: RowWriter, meta: CompiledMetadata, opts: { scale: number; seed: number }): void {
+  const ctx = new SeedContext(w, meta, opts.scale, opts.seed);
+  const stocks = planStocks(ctx);
+  const orders = seedOrders(ctx, childPoolOf(stocks));
+  seedDfs(ctx, orders.parentsPerSupplier);
+  seedStocks(ctx, stocks);
+  seedMovements(ctx, stocks, orders);
+  seedAdjustments(ctx, stocks);
+  seedClaims(ctx, orders.parentsPerSupplier);
+  seedConsulting(ctx);
+  seedHazardReceipts(ctx);
+}

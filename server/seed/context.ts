@@ -111,6 +111,12 @@ export class SeedContext {
     return r.int(0, 599);
   }
 
+  /** Day offset of the first day of the month `months` months after the base date's month. */
+  monthStart(months: number): number {
+    const b = new Date(this.base);
+    return Math.round((Date.UTC(b.getUTCFullYear(), b.getUTCMonth() + months, 1) - this.base) / MS_DAY);
+  }
+
   /** yyyyMMdd of a day offset (document numbers). */
   compact(offset: number): string {
     const s = this.day(offset);
