@@ -44,7 +44,7 @@ interface RawField {
 }
 interface RawAction {
   labelKey?: string; statusField?: string; from?: string[]; to?: string | string[]; allow: RawGrant; button?: string;
-  input?: Record<string, RawField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string;
+  input?: Record<string, RawField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string; upload?: { rule: string; template?: boolean };
 }
 type RawGrant = Partial<Record<Profile, true | { where?: Record<string, unknown[]> }>>;
 interface RawEntity {
@@ -484,7 +484,13 @@ export function compileMetadata(src: MetadataSources): CompileResult {
         confirm: !!a.confirm,
         successKey: a.successKey ?? 'message.actionSuccess',
         illegalTransitionKey: a.illegalTransitionKey ?? 'error.illegalTransition',
+        ...(a.upload ? { upload: { rule: a.upload.rule, template: !!a.upload.template } } : {}),
       };
+      if (a.upload) {
+        const r = rules[a.upload.rule];
+        if (!r) err(file, `${p}/upload/rule`, `unknown rule "${a.upload.rule}"`);
+        else if (!r.fileTypes) err(file, `${p}/upload/rule`, `rule "${a.upload.rule}" is not a file rule (it has no fileTypes)`);
+      }
       if (a.illegalTransitionKey) needKey(file, `${p}/illegalTransitionKey`, a.illegalTransitionKey, `action "${an}"`);
       if (a.successKey) needKey(file, `${p}/successKey`, a.successKey, `action "${an}"`);
       if (!access.buttons[button] && !hasKey(`button.${button}`) && !hasKey(actions[an].labelKey))

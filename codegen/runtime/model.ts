@@ -73,6 +73,8 @@ export interface CompiledAction {
   confirm: boolean;
   successKey: string;
   illegalTransitionKey: string;
+  /** the action takes one uploaded file checked against this file rule */
+  upload?: { rule: string; template: boolean };
 }
 
 export interface CompiledEntity {

@@ -58,7 +58,7 @@ export default async function fileRoutes(app: FastifyInstance, opts: { engine: E
     const base = `/api/${e.resource}`;
     app.post(`${base}/upload`, {
       preHandler: app.authenticate(),
-      schema: { tags: [e.resource], querystring: { type: 'object', properties: { overwrite: { type: 'boolean' } } }, response: { 201: responseSchema(e) } },
+      schema: { querystring: { type: 'object', properties: { overwrite: { type: 'boolean' } } }, response: { 201: responseSchema(e) } },
     }, async (req, reply) => {
       const fields: Record<string, unknown> = {};
       let file: { name: string; data: Buffer } | null = null;
@@ -90,7 +90,7 @@ export default async function fileRoutes(app: FastifyInstance, opts: { engine: E
     });
     app.get(`${base}/:id/download`, {
       preHandler: app.authenticate(),
-      schema: { tags: [e.resource], params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }, querystring: { type: 'object', properties: { inline: { type: 'boolean' } } } },
+      schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }, querystring: { type: 'object', properties: { inline: { type: 'boolean' } } } },
     }, async (req, reply) => {
       const f = engine.fileOf(req.principal!, e, (req.params as { id: number }).id);
       const data = await app.fileStore.read(f.storageName);

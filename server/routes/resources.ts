@@ -8,7 +8,15 @@ import type { CompiledEntity, FieldType } from '../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import { translate } from '../engine/i18n.ts';
-import type { FileResult } from '../engine/handler-types.ts';
+import type { FileResult, UploadedFile } from '../engine/handler-types.ts';
+import type { CompiledAction } from '../../codegen/runtime/model.ts';
+import type { FastifyRequest } from 'fastify';
+import { schemas, messages } from '../generated/index.ts';
+import { AppError, badRequest } from '../engine/errors.ts';
+import { fieldOf } from '../engine/records.ts';
+import { checkFile } from './files.ts';
+import { entityTemplate } from '../documents/entity-sheet.ts';
+import { XLSX_CONTENT_TYPE } from '../documents/xlsx.ts';
 
 const JSON_TYPE: Record<FieldType, string> = { string: 'string', text: 'string', code: 'string', date: 'string', datetime: 'string', integer: 'integer', ref: 'integer', decimal: 'number', boolean: 'boolean' };
 
@@ -39,6 +47,32 @@ const anyBody = { type: 'object' };
 const errorResponse = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'string' } }, errorArgs: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } }, errorId: { type: 'string' } } };
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
+/**
+ * The body of an action call: JSON, or for actions that take a file (metadata "upload") a
+ * multipart form whose part "file" is checked against the action's file rule and whose other
+ * parts are the input fields (converted by their declared types).
+ */
+async function actionBody(req: FastifyRequest, e: CompiledEntity, a: CompiledAction): Promise<{ body: Record<string, unknown>; file?: UploadedFile }> {
+  if (!a.upload || !req.isMultipart()) return { body: (req.body ?? {}) as Record<string, unknown> };
+  const rule = metadata.rules[a.upload.rule];
+  const body: Record<string, unknown> = {};
+  let file: UploadedFile | undefined;
+  for await (const part of req.parts({ limits: { fileSize: (rule.maxSizeKiB ?? 1024) * 1024 + 1, files: 1, fields: 20, fieldSize: 2000, parts: 25 } })) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file' || file) throw badRequest();
+      const data = await part.toBuffer();
+      if (part.file.truncated) throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB ?? 0 });
+      const checked = await checkFile(rule, part.filename, data);
+      file = { fileName: checked.fileName, data };
+    } else {
+      const f = Object.hasOwn(a.input, part.fieldname) ? a.input[part.fieldname] : fieldOf(e, part.fieldname);
+      const v = String(part.value);
+      body[part.fieldname] = f?.type === 'integer' || f?.type === 'ref' || f?.type === 'decimal' ? (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v) : f?.type === 'boolean' ? v === 'true' : v;
+    }
+  }
+  return { body, ...(file ? { file } : {}) };
+}
+
 export default async function resourceRoutes(app: FastifyInstance, opts: { engine: Engine }) {
   const { engine } = opts;
   for (const e of Object.values(metadata.entities)) {
@@ -46,20 +80,19 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
     const record = responseSchema(e);
     const readAuth = e.public ? app.optionalAuth : app.authenticate();
     const auth = app.authenticate();
-    const tags = [e.resource];
 
-    app.get(base, { preHandler: readAuth, schema: { tags, querystring: listQuery, response: { 200: { type: 'array', items: record }, ...errors } } }, async (req, reply) => {
+    app.get(base, { preHandler: readAuth, schema: { querystring: listQuery, response: { 200: { type: 'array', items: record }, ...errors } } }, async (req, reply) => {
       const r = engine.list(req.principal, e, req.query as Record<string, unknown>);
       reply.header('content-range', r.records.length ? `${e.resource} ${r.start}-${r.end}/${r.total}` : `${e.resource} */${r.total}`);
       return r.records;
     });
-    app.get(`${base}/:id`, { preHandler: readAuth, schema: { tags, params: idParams, response: { 200: record, ...errors } } }, async (req) => engine.getOne(req.principal, e, (req.params as { id: number }).id));
-    app.post(base, { preHandler: auth, schema: { tags, body: anyBody, response: { 201: record, ...errors } } }, async (req, reply) => {
+    app.get(`${base}/:id`, { preHandler: readAuth, schema: { params: idParams, response: { 200: record, ...errors } } }, async (req) => engine.getOne(req.principal, e, (req.params as { id: number }).id));
+    app.post(base, { preHandler: auth, schema: { body: anyBody, response: { 201: record, ...errors } } }, async (req, reply) => {
       const rec = engine.create(req.principal!, e, req.body);
       return reply.status(201).send(rec);
     });
-    app.put(`${base}/:id`, { preHandler: auth, schema: { tags, params: idParams, body: anyBody, response: { 200: record, ...errors } } }, async (req) => engine.update(req.principal!, e, (req.params as { id: number }).id, req.body));
-    app.delete(`${base}/:id`, { preHandler: auth, schema: { tags, params: idParams, response: { 200: record, ...errors } } }, async (req) => {
+    app.put(`${base}/:id`, { preHandler: auth, schema: { params: idParams, body: anyBody, response: { 200: record, ...errors } } }, async (req) => engine.update(req.principal!, e, (req.params as { id: number }).id, req.body));
+    app.delete(`${base}/:id`, { preHandler: auth, schema: { params: idParams, response: { 200: record, ...errors } } }, async (req) => {
       const { record: rec, removedFiles } = engine.remove(req.principal!, e, (req.params as { id: number }).id);
       if (removedFiles.length) await app.fileStore.removeAll(removedFiles);
       return rec;
@@ -67,20 +100,31 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
 
     for (const a of Object.values(e.actions)) {
       const done = (req: { locale: typeof metadata.app.defaultLocale }) => translate(req.locale, a.successKey);
+      const bodySchema = a.upload ? {} : { body: { type: ['object', 'null'] } };
       if (!a.collection) {
-        app.post(`${base}/:id/actions/${a.name}`, { preHandler: auth, schema: { tags, params: idParams, body: { type: ['object', 'null'] } } }, async (req, reply) => {
+        app.post(`${base}/:id/actions/${a.name}`, { preHandler: auth, schema: { params: idParams, ...bodySchema } }, async (req, reply) => {
           const id = (req.params as { id: number }).id;
-          const r = await engine.action(req.principal!, e, a.name, [id], req.body ?? {});
+          const { body, file } = await actionBody(req, e, a);
+          const r = await engine.action(req.principal!, e, a.name, [id], body, file);
           if (r.file) return sendFile(reply, r.file);
           return reply.send(r.records[0]);
         });
       }
       if (a.bulk || a.collection) {
-        app.post(`${base}/actions/${a.name}`, { preHandler: auth, schema: { tags, body: { type: ['object', 'null'] } } }, async (req, reply) => {
-          const body = (req.body ?? {}) as Record<string, unknown>;
-          const r = await engine.action(req.principal!, e, a.name, null, body);
+        app.post(`${base}/actions/${a.name}`, { preHandler: auth, schema: { ...bodySchema } }, async (req, reply) => {
+          const { body, file } = await actionBody(req, e, a);
+          const r = await engine.action(req.principal!, e, a.name, null, body, file);
           if (r.file) return sendFile(reply, r.file);
           return reply.send({ data: r.records, ...(r.result !== undefined ? { result: r.result } : {}), message: done(req) });
+        });
+      }
+      if (a.collection && a.upload?.template) {
+        // the import template: a header row of the entity's creatable fields in the caller's language
+        app.get(`${base}/actions/${a.name}/template`, { preHandler: auth, schema: {} }, async (req, reply) => {
+          if (!a.allow[req.principal!.profile] && req.principal!.role !== 'admin') throw new AppError(403, 'error.forbidden');
+          const body = entityTemplate({ entity: e, createSchema: schemas[e.name].create, catalogues: messages }, req.locale);
+          const title = messages[req.locale][e.labelKey] ?? e.name;
+          return sendFile(reply, { fileName: `${title}-${messages[req.locale][a.labelKey] ?? a.name}.xlsx`, contentType: XLSX_CONTENT_TYPE, body });
         });
       }
     }

@@ -128,10 +128,11 @@ describe('fee item workbook', () => {
   });
 
   it('reports header problems on row 1: unknown and repeated columns, missing required columns', () => {
-    const file = writeXlsx([{ name: 's', rows: [['原零件号', '咨询服务费零件号', 'Fee part number', '备注'], ['P1', 'F1', 'F1', 'x']] }]);
+    const file = writeXlsx([{ name: 's', rows: [['原零件号', '咨询服务费零件号', 'Consulting service fee part number', '备注'], ['P1', 'F1', 'F1', 'x']] }]);
     const parsed = parseFeeItemWorkbook(metadata, file);
     expect(parsed.rows).toEqual([]);
     const keyed = Object.fromEntries(parsed.errors.map((e) => [`row${e.row}.${e.field}`, e.key]));
+    expect(keyed['row1.feePartsCode']).toBe('validation.unique');
     expect(keyed['row1.D']).toBe('validation.unknownField');
     expect(keyed['row1.consultingFee']).toBe('validation.required');
     expect(keyed['row1.effectiveDate']).toBe('validation.required');
