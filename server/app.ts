@@ -16,6 +16,7 @@ import type { ScryptParams } from './engine/passwords.ts';
 import errorsPlugin from './plugins/errors.ts';
 import authPlugin from './plugins/auth.ts';
 import fileStorePlugin from './plugins/file-store.ts';
+import writeLimitPlugin from './plugins/write-limit.ts';
 import connectRoutes from './routes/connect.ts';
 import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
@@ -32,6 +33,8 @@ export interface AppOptions {
   loginRateLimit?: number;
   /** login attempts per account and minute */
   accountAttemptsPerMinute?: number;
+  /** creates, updates, deletes and actions per user and minute (default 600) */
+  writesPerMinute?: number;
   /** serve the built admin from this folder (same origin as the API) */
   adminDir?: string;
 }
@@ -87,6 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: 1024 * 1024, files: 1, fields: 20, fieldSize: 2000, parts: 25, headerPairs: 100 } });
   await app.register(fileStorePlugin, { dir: opts.filesDir });
   await app.register(authPlugin, { db, secret: opts.jwtSecret });
+  await app.register(writeLimitPlugin, { perMinute: opts.writesPerMinute ?? 600 });
 
   // answers of the API are never cached (they replace the legacy timeSpan parameter)
   app.addHook('onSend', async (req, reply, payload) => {

@@ -16,7 +16,8 @@ const app = await buildApp({
   jwtSecret: config.jwtSecret,
   filesDir: config.filesDir,
   adminDir: join(root, 'admin', 'dist'),
-  logger: { level: process.env.LOG_LEVEL ?? 'info' },
+  // secrets never reach the log, whatever a serializer adds later (ASVS 16.2.5)
+  logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.oldPassword'] },
 });
 if (config.seed === 'demo' && isEmpty(app.db)) {
   const t0 = performance.now();

@@ -185,7 +185,7 @@ export interface AppConstants {
   dateTimeFormat?: string;
   password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number };
   lockout: { maxFailures: number };
-  token: { expiresInSeconds: number; refreshBeforeSeconds: number };
+  token: { expiresInSeconds: number; refreshBeforeSeconds: number; maxSessionSeconds: number };
   upload: { sizeLimitKiB: number };
   constants: Record<string, number | string>;
   menuGroups: { key: string; titleKey: string; icon?: string }[];

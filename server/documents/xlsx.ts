@@ -190,7 +190,7 @@ export function excelSerialToDate(serial: number, date1904 = false): string | nu
 // characters XML 1.0 cannot carry at all (control characters other than tab, newline, return)
 // eslint-disable-next-line no-control-regex
 const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-const escapeXml = (s: string): string => s.replace(INVALID_XML, '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+export const escapeXml = (s: string): string => s.replace(INVALID_XML, '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 export interface SheetColumn { width?: number; text?: boolean }
 export interface WriteSheet {

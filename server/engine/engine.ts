@@ -12,7 +12,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Principal } from './principal.ts';
 import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, unauthorized } from './errors.ts';
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
-import { parseListQuery } from './query.ts';
+import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
 import { fieldOf, selectList, toRecord } from './records.ts';
 import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, UploadedFile } from './handler-types.ts';
 
@@ -24,7 +24,13 @@ export type HandlerTable = Record<string, AnyHandler>;
 const SYSTEM_WRITABLE_IGNORED = new Set(['id', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy']);
 const AUDIT_ENTITY = 'auditEntry';
 
-export interface ListResult { records: Rec[]; total: number; start: number; end: number }
+/**
+ * `total` is exact unless `totalIsLowerBound`: then there are more than `total` rows (the count
+ * stopped COUNT_LOOKAHEAD rows past the start of the page; Content-Range says `.../10000+`).
+ */
+export interface ListResult { records: Rec[]; total: number; start: number; end: number; totalIsLowerBound: boolean }
+/** The statements list() runs for a query: the page, and the bounded count (its last parameter is the cap). */
+export interface ListStatements { page: SqlPart; count: SqlPart; start: number; end: number }
 export interface ActionResult { records: Rec[]; file?: FileResult; result?: unknown }
 
 export class Engine {
@@ -96,16 +102,80 @@ export class Engine {
 
   /* ------------------------------------------------------------------ reads */
 
+  /**
+   * One page of a list and its total. The page comes first: a page shorter than asked for is the
+   * last one, so its total needs no count. Otherwise the count is bounded: it reads at most
+   * COUNT_LOOKAHEAD rows past the start of the page (a covering index makes that index-only), so a
+   * list over a million rows never counts a million rows; beyond the bound the total is a lower
+   * bound (Content-Range `0-499/10000+`), which react-admin's pagination reads as 10000.
+   */
   list(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): ListResult {
+    const st = this.listStatements(p, e, query, op, fixed);
+    const rows = this.prepare(st.page.sql).all(...st.page.params) as Rec[];
+    for (const r of rows) toRecord(e, r);
+    let total: number;
+    let totalIsLowerBound = false;
+    if (rows.length > 0 && rows.length < st.end - st.start + 1) total = st.start + rows.length;
+    else if (rows.length === 0 && st.start === 0) total = 0;
+    else {
+      const n = (this.prepare(st.count.sql).get(...st.count.params) as { n: number }).n;
+      const cap = st.start + COUNT_LOOKAHEAD;
+      totalIsLowerBound = n > cap;
+      total = totalIsLowerBound ? cap : n;
+    }
+    return { records: rows, total, start: st.start, end: rows.length ? st.start + rows.length - 1 : st.start, totalIsLowerBound };
+  }
+
+  /** The SQL list() runs (the index-coverage test explains these plans). */
+  listStatements(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): ListStatements {
     const scope = this.readScope(e, p, op);
     const q = parseListQuery(this.meta, e, query);
     const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${d.quote(e.fields[e.softDelete].column)} = 0`, params: [] } : null;
     const where = this.and(scope, q.where, hideDeleted, fixed);
     const from = ` FROM ${d.quote(e.table)} a${this.whereClause(where)}`;
-    const total = (this.prepare(`SELECT COUNT(*) AS n${from}`).get(...where.params) as { n: number }).n;
-    const rows = this.prepare(`SELECT ${selectList(e)}${from} ORDER BY ${q.orderBy} ${d.limitOffset(q.end - q.start + 1, q.start)}`).all(...where.params) as Rec[];
-    for (const r of rows) toRecord(e, r);
-    return { records: rows, total, start: q.start, end: rows.length ? q.start + rows.length - 1 : q.start };
+    return {
+      page: { sql: `SELECT ${selectList(e)}${from} ORDER BY ${q.orderBy} ${d.limitOffset(q.end - q.start + 1, q.start)}`, params: where.params },
+      // one more row than the cap tells "more than the cap" from "exactly the cap"
+      count: { sql: `SELECT COUNT(*) AS n FROM (SELECT 1${from} LIMIT ?)`, params: [...where.params, q.start + COUNT_LOOKAHEAD + 1] },
+      start: q.start,
+      end: q.end,
+    };
+  }
+
+  /**
+   * The statements behind an export (GET /api/<resource>/export), built like list(): the caller's
+   * scope under the export grant (which falls back to read), the claim-warehouse rule, the list
+   * protocol's `filter` and `sort` (same checks, same 400 codes), the soft-delete rule, plus
+   * `fixed`: conditions the screen imposes (stored values from metadata; an array means "in").
+   * No paging. Selects `fields` (visible ones only) in that order, so rows can be read raw.
+   * Runs nothing: the export runs both statements on its own read-only connection.
+   */
+  exportQuery(
+    p: Principal,
+    e: CompiledEntity,
+    query: Rec,
+    fields: string[],
+    fixed: Rec = {},
+    screenSort?: { field: string; order: 'ASC' | 'DESC' },
+  ): { sql: string; countSql: string; params: unknown[] } {
+    const scope = this.readScope(e, p, 'export');
+    const q = parseListQuery(this.meta, e, { filter: query.filter, sort: query.sort }, screenSort);
+    const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${d.quote(e.fields[e.softDelete].column)} = 0`, params: [] } : null;
+    const fixedParts: SqlPart[] = Object.entries(fixed).map(([n, v]) => {
+      const f = fieldOf(e, n);
+      if (!f) throw new Error(`fixed filter on unknown field ${e.name}.${n}`);
+      const values = Array.isArray(v) ? v : [v];
+      if (!values.length) return { sql: '0 = 1', params: [] };
+      return { sql: `a.${d.quote(f.column)} IN (${values.map(() => '?').join(', ')})`, params: values.map((x) => toStored(e, n, x)) };
+    });
+    const where = this.and(scope, q.where, hideDeleted, ...fixedParts);
+    const from = ` FROM ${d.quote(e.table)} a${this.whereClause(where)}`;
+    const cols = fields.map((n) => {
+      const f = fieldOf(e, n);
+      if (!f || f.private) throw new Error(`export of unknown or private field ${e.name}.${n}`);
+      return `a.${d.quote(f.column)}`;
+    });
+    return { sql: `SELECT ${cols.join(', ') || '1'}${from} ORDER BY ${q.orderBy}`, countSql: `SELECT COUNT(*) AS n${from}`, params: where.params };
   }
 
   getOne(p: Principal | null, e: CompiledEntity, id: number): Rec {

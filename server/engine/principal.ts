@@ -20,4 +20,6 @@ export interface Principal {
   locale: Locale;
   tokenId: string;
   tokenExp: number;
+  /** when the user logged in (seconds): the session ends maxSessionSeconds later */
+  authTime: number;
 }

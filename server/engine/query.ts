@@ -13,6 +13,22 @@ import { badRequest } from './errors.ts';
 import { toStored, type SqlPart } from './access.ts';
 import { fieldOf } from './records.ts';
 
+/**
+ * How far past the start of a page a list counts: 20 pages of 500. Counting further would read
+ * every matching row (a million on the orders list); beyond it the total is sent as a lower bound.
+ */
+export const COUNT_LOOKAHEAD = 10_000;
+
+/**
+ * The Content-Range header of a list answer: `orders 0-499/1234` (an empty page has `*` for its
+ * range), and `orders 0-499/10000+` when the total is a lower bound (more than 10000 rows).
+ * ra-data-simple-rest reads the total with parseInt, which stops at the '+'.
+ */
+export function contentRange(resource: string, r: { records: unknown[]; start: number; end: number; total: number; totalIsLowerBound?: boolean }): string {
+  const total = `${r.total}${r.totalIsLowerBound ? '+' : ''}`;
+  return r.records.length ? `${resource} ${r.start}-${r.end}/${total}` : `${resource} */${total}`;
+}
+
 export interface ListParams {
   where: SqlPart;
   orderBy: string;

@@ -19,7 +19,8 @@ export const AUDIENCE = 'supplier-portal';
 export const ISSUER = 'supplier-portal';
 export const REFRESH_HEADER = 'x-refreshed-token';
 
-interface TokenClaims { sub: string; uid: string; wh: string; lang: Locale; jti: string; exp: number; iat: number; aud: string; iss: string }
+/** `at`: when the user authenticated (seconds); kept across refreshes so a session has an absolute end */
+interface TokenClaims { sub: string; uid: string; wh: string; lang: Locale; jti: string; exp: number; iat: number; at: number; aud: string; iss: string }
 
 export interface AccountRow {
   id: number;
@@ -36,6 +37,7 @@ export interface AccountRow {
   mobile: string | null;
   telephone: string | null;
   version: number;
+  sessionsValidFrom: string | null;
 }
 export interface WarehouseRow { code: string; nameZh: string; nameEn: string; isClaimWarehouse: number }
 
@@ -59,10 +61,11 @@ export const profileOfType = (accountType: string): Profile => {
   return hit[0] as Profile;
 };
 
-export const ACCOUNT_COLUMNS = `id, user_id AS userId, name, account_type AS accountType, department_id AS departmentId, department_name AS departmentName, status, failed_logins AS failedLogins, password_hash AS passwordHash, password_changed_at AS passwordChangedAt, email, mobile, telephone, version`;
+export const ACCOUNT_COLUMNS = `id, user_id AS userId, name, account_type AS accountType, department_id AS departmentId, department_name AS departmentName, status, failed_logins AS failedLogins, password_hash AS passwordHash, password_changed_at AS passwordChangedAt, email, mobile, telephone, version, sessions_valid_from AS sessionsValidFrom`;
 
 export interface TokenService {
-  issue(account: AccountRow, warehouse: string, lang: Locale): { token: string; expiresIn: number; jti: string };
+  /** `authTime`: when the user logged in (seconds); omitted for a new login */
+  issue(account: AccountRow, warehouse: string, lang: Locale, authTime?: number): { token: string; expiresIn: number; jti: string };
   revoke(jti: string, exp: number): void;
   isRevoked(jti: string): boolean;
   account(id: number): AccountRow | undefined;
@@ -88,9 +91,12 @@ export default fp(
 
     const ttl = metadata.app.token.expiresInSeconds;
     const tokens: TokenService = {
-      issue(account, warehouse, lang) {
+      issue(account, warehouse, lang, authTime) {
         const jti = randomUUID();
-        const token = app.jwt.sign({ sub: String(account.id), uid: account.userId, wh: warehouse, lang, jti }, { expiresIn: ttl });
+        const at = authTime ?? Math.floor(Date.now() / 1000);
+        // never beyond the absolute end of the session
+        const left = at + metadata.app.token.maxSessionSeconds - Math.floor(Date.now() / 1000);
+        const token = app.jwt.sign({ sub: String(account.id), uid: account.userId, wh: warehouse, lang, jti, at }, { expiresIn: Math.max(1, Math.min(ttl, left)) });
         return { token, expiresIn: ttl, jti };
       },
       revoke: (jti, exp) => void revokeQ.run(jti, exp),
@@ -120,6 +126,7 @@ export default fp(
       if (tokens.isRevoked(claims.jti)) throw unauthorized('error.sessionExpired');
       const account = tokens.account(Number(claims.sub));
       if (!account || account.userId !== claims.uid) throw unauthorized('error.sessionExpired');
+      if (account.sessionsValidFrom && claims.iat * 1000 < Date.parse(account.sessionsValidFrom)) throw unauthorized('error.sessionExpired');
       if (account.status === '601') throw unauthorized('error.userLocked');
       if (account.status === '603') throw unauthorized('error.noRight');
       const wh = tokens.warehouse(claims.wh);
@@ -130,8 +137,9 @@ export default fp(
       if (!req.headers['accept-language']) req.locale = lang;
       // a token close to its end is replaced: the client stores what comes back in this header
       const now = Math.floor(Date.now() / 1000);
-      if (claims.exp - now < metadata.app.token.refreshBeforeSeconds) {
-        const fresh = tokens.issue(account, claims.wh, lang);
+      const sessionLeft = (claims.at ?? claims.iat) + metadata.app.token.maxSessionSeconds - now;
+      if (claims.exp - now < metadata.app.token.refreshBeforeSeconds && sessionLeft > claims.exp - now) {
+        const fresh = tokens.issue(account, claims.wh, lang, claims.at ?? claims.iat);
         reply.header(REFRESH_HEADER, fresh.token);
       }
       return {
@@ -152,6 +160,7 @@ export default fp(
         locale: req.locale,
         tokenId: claims.jti,
         tokenExp: claims.exp,
+        authTime: claims.at ?? claims.iat,
       };
     };
 

@@ -42,7 +42,11 @@ function frameworkCode(err: FastifyError): { status: number; code: string } | nu
 export default fp(async (app) => {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store');
-    if (err instanceof AppError) return reply.status(err.statusCode).send(errorBody(req, err.code, err.args, err.fieldErrors));
+    if (err instanceof AppError) {
+      // refused authentication and authorisation are logged (ASVS 16.3.1, 16.3.2)
+      if (err.statusCode === 401 || err.statusCode === 403) req.log.warn({ event: 'denied', code: err.code, userId: req.principal?.userId, method: req.method, url: req.url.split('?')[0] }, 'access denied');
+      return reply.status(err.statusCode).send(errorBody(req, err.code, err.args, err.fieldErrors));
+    }
     const mapped = frameworkCode(err);
     if (mapped) {
       req.log.info({ code: err.code, status: mapped.status }, 'request refused');

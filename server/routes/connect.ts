@@ -35,8 +35,11 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   const validator = new SchemaValidator(metadata);
   const account = metadata.entities.account;
 
-  const tokenError = (req: FastifyRequest, reply: FastifyReply, status: number, code: string, args: Record<string, string | number> = {}) =>
-    reply.status(status).header('cache-control', 'no-store').send({ error: status === 400 ? 'invalid_grant' : 'invalid_request', code, message: translate(req.locale, code, args) });
+  const tokenError = (req: FastifyRequest, reply: FastifyReply, status: number, code: string, args: Record<string, string | number> = {}) => {
+    // every failed authentication is logged (ASVS 16.3.1); never the password
+    req.log.warn({ event: 'login', outcome: code, userId: String((req.body as Record<string, unknown> | undefined)?.username ?? '').slice(0, 100) }, 'login refused');
+    return reply.status(status).header('cache-control', 'no-store').send({ error: status === 400 ? 'invalid_grant' : 'invalid_request', code, message: translate(req.locale, code, args) });
+  };
 
   const failLogin = db.prepare(`UPDATE account SET failed_logins = failed_logins + 1, status = CASE WHEN failed_logins + 1 >= ? AND status IN (${[...MAY_LOG_IN].map(() => '?').join(',')}) THEN ? ELSE status END WHERE id = ? RETURNING status`);
   const okLogin = db.prepare(`UPDATE account SET failed_logins = 0, last_login_at = ? WHERE id = ?`);
@@ -109,6 +112,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     }
     if (status !== acc.status) db.prepare(`UPDATE account SET status = ? WHERE id = ?`).run(status, acc.id);
     const t = app.tokens.issue(acc, wh.code, lang);
+    req.log.info({ event: 'login', outcome: 'ok', userId: acc.userId, warehouse: wh.code, accountStatus: status }, 'login');
     reply.header('cache-control', 'no-store');
     return { access_token: t.token, token_type: 'Bearer', expires_in: t.expiresIn, account_status: Number(status), ...(notice ? { password_notice: notice } : {}) };
   });
@@ -116,6 +120,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   app.post('/connect/logout', { preHandler: app.authenticate({ allowMustChange: true }) }, async (req) => {
     const p = req.principal!;
     app.tokens.revoke(p.tokenId, p.tokenExp);
+    req.log.info({ event: 'logout', userId: p.userId }, 'logout');
     return { status: 200 };
   });
 
@@ -127,7 +132,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     const wh = app.tokens.warehouse((req.body as { warehouse: string }).warehouse);
     if (!wh) throw new AppError(400, 'error.wrongWarehouse');
     const acc = app.tokens.account(p.accountId)!;
-    const t = app.tokens.issue(acc, wh.code, p.locale);
+    const t = app.tokens.issue(acc, wh.code, p.locale, p.authTime);
     app.tokens.revoke(p.tokenId, p.tokenExp);
     return { status: 200, access_token: t.token, token_type: 'Bearer', expires_in: t.expiresIn, account_status: Number(acc.status) };
   });

@@ -57,7 +57,7 @@ export default async function fileRoutes(app: FastifyInstance, opts: { engine: E
     const rule = metadata.rules[e.file.rule];
     const base = `/api/${e.resource}`;
     app.post(`${base}/upload`, {
-      preHandler: app.authenticate(),
+      preHandler: [app.authenticate(), app.writeLimit],
       schema: { querystring: { type: 'object', properties: { overwrite: { type: 'boolean' } } }, response: { 201: responseSchema(e) } },
     }, async (req, reply) => {
       const fields: Record<string, unknown> = {};

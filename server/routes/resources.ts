@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CompiledEntity, FieldType } from '../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import type { Engine } from '../engine/engine.ts';
+import { contentRange } from '../engine/query.ts';
 import { translate } from '../engine/i18n.ts';
 import type { FileResult, UploadedFile } from '../engine/handler-types.ts';
 import type { CompiledAction } from '../../codegen/runtime/model.ts';
@@ -79,11 +80,11 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
     const base = `/api/${e.resource}`;
     const record = responseSchema(e);
     const readAuth = e.public ? app.optionalAuth : app.authenticate();
-    const auth = app.authenticate();
+    const auth = [app.authenticate(), app.writeLimit];
 
     app.get(base, { preHandler: readAuth, schema: { querystring: listQuery, response: { 200: { type: 'array', items: record }, ...errors } } }, async (req, reply) => {
       const r = engine.list(req.principal, e, req.query as Record<string, unknown>);
-      reply.header('content-range', r.records.length ? `${e.resource} ${r.start}-${r.end}/${r.total}` : `${e.resource} */${r.total}`);
+      reply.header('content-range', contentRange(e.resource, r));
       return r.records;
     });
     app.get(`${base}/:id`, { preHandler: readAuth, schema: { params: idParams, response: { 200: record, ...errors } } }, async (req) => engine.getOne(req.principal, e, (req.params as { id: number }).id));

@@ -19,6 +19,8 @@ const app = await buildApp({
   adminDir: resolve('admin/dist'),
   hashParams: TEST_PARAMS,
   loginRateLimit: 10_000,
+  writesPerMinute: 100_000,
+  accountAttemptsPerMinute: 10_000,
 });
 await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS });
 await app.listen({ port: Number(process.env.E2E_PORT ?? 3310), host: '127.0.0.1' });

@@ -247,3 +247,59 @@ describe('passwords', () => {
     expect(JSON.parse(audit.changes).email[1]).toBe('liu@example.cn');
   });
 });
+
+describe('session limits', () => {
+  it('an administrator ends every session of an account at once', async () => {
+    const d = await build();
+    try {
+      const token = await login(d.app, 'sup01');
+      const other = await login(d.app, 'sup01', 'PDC02');
+      const admin = await login(d.app, 'supadmin');
+      const id = (d.app.db.prepare(`SELECT id FROM account WHERE user_id = 'sup01'`).get() as { id: number }).id;
+      expect((await d.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/endSessions`, headers: bearer(token), payload: {} })).statusCode).toBe(403);
+      // tokens carry whole seconds: make sure the end is later than their issue time
+      await new Promise((r) => setTimeout(r, 1100));
+      const r = await d.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/endSessions`, headers: bearer(admin), payload: {} });
+      expect(r.statusCode, r.body).toBe(200);
+      for (const tk of [token, other]) expect((await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/info', headers: bearer(tk) })).statusCode).toBe(401);
+      await new Promise((r2) => setTimeout(r2, 1100));
+      expect((await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/info', headers: bearer(await login(d.app, 'sup01')) })).statusCode).toBe(200);
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('refreshing never extends a session beyond its absolute lifetime', async () => {
+    const good = await login(t.app, 'sup01');
+    const claims = JSON.parse(Buffer.from(good.split('.')[1], 'base64url').toString());
+    const now = Math.floor(Date.now() / 1000);
+    const secret = 'test-secret-0123456789-0123456789-0123456789';
+    const sign = (payload: object) => {
+      const data = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(payload)}`;
+      return `${data}.${createHmac('sha256', secret).update(data).digest('base64url')}`;
+    };
+    // logged in almost maxSessionSeconds ago, token about to expire: no fresh token any more
+    const old = sign({ ...claims, at: now - metadata.app.token.maxSessionSeconds + 60, iat: now - 100, exp: now + 60 });
+    const r = await info(old);
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['x-refreshed-token']).toBeUndefined();
+    // a recent login near token expiry is refreshed, and the fresh token keeps the login time
+    const recent = sign({ ...claims, at: now - 600, iat: now - 100, exp: now + 60 });
+    const fresh = (await info(recent)).headers['x-refreshed-token'] as string;
+    expect(JSON.parse(Buffer.from(fresh.split('.')[1], 'base64url').toString()).at).toBe(now - 600);
+  });
+
+  it('writes are limited per user and minute', async () => {
+    const d = await build({ app: { writesPerMinute: 3 } });
+    try {
+      const admin = await login(d.app, 'supadmin');
+      const codes: number[] = [];
+      for (let i = 0; i < 4; i++) codes.push((await d.app.inject({ method: 'POST', url: '/api/notices', headers: bearer(admin), payload: { title: `限流 ${i}`, content: 'c' } })).statusCode);
+      expect(codes).toEqual([201, 201, 201, 429]);
+      // reading is not limited by it
+      expect((await d.app.inject({ method: 'GET', url: '/api/notices', headers: bearer(admin) })).statusCode).toBe(200);
+    } finally {
+      await d.close();
+    }
+  });
+});

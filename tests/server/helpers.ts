@@ -27,6 +27,8 @@ export async function build(opts: { seed?: boolean; scale?: number; app?: Partia
     filesDir: join(dir, 'files'),
     hashParams: TEST_PARAMS,
     loginRateLimit: 100_000,
+    writesPerMinute: 100_000,
+    accountAttemptsPerMinute: 100_000,
     ...opts.app,
   });
   if (opts.seed !== false) await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS, scale: opts.scale ?? 1 });
