@@ -69,7 +69,20 @@ export const snake = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, '$1_
 
 /* ---------------------------------------------------------------- meta-schema validation */
 const SCHEMA_DIR = 'schema';
+const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration'].map((n) => `${n}.schema.json`);
+/** Compiled meta-schemas, kept while the schema files are unchanged (watch mode regenerates fast). */
+const validatorCache = new Map<string, ReturnType<typeof buildValidators>>();
 function metaValidators(metadataDir: string) {
+  const key = metadataDir + '\0' + SCHEMA_FILES.map((f) => readFileSync(join(metadataDir, SCHEMA_DIR, f), 'utf8')).join('\0');
+  let v = validatorCache.get(key);
+  if (!v) {
+    v = buildValidators(metadataDir);
+    validatorCache.clear();
+    validatorCache.set(key, v);
+  }
+  return v;
+}
+function buildValidators(metadataDir: string) {
   const ajv = new Ajv({ allErrors: true, strict: false, formats: { regex: true } });
   const load = (f: string) => JSON.parse(readFileSync(join(metadataDir, SCHEMA_DIR, f), 'utf8'));
   ajv.addSchema(load('common.schema.json'));

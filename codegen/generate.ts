@@ -28,18 +28,30 @@ function publicModel(meta: CompiledMetadata): CompiledMetadata {
   return { ...meta, entities };
 }
 
+/** json-schema-to-typescript output by input: unchanged entities are not converted again in watch mode. */
+const tsCache = new Map<string, string>();
+async function toTs(schema: JsonSchema, name: string, opts: Parameters<typeof jsonSchemaToTs>[2]): Promise<string> {
+  const key = `${name}\0${JSON.stringify(schema)}`;
+  let out = tsCache.get(key);
+  if (out === undefined) {
+    out = await jsonSchemaToTs(schema as never, name, opts);
+    tsCache.set(key, out);
+  }
+  return out;
+}
+
 async function typesModule(meta: CompiledMetadata, schemas: ReturnType<typeof allSchemas>): Promise<string> {
   const out: string[] = [tsBanner];
   const opts = { bannerComment: '', format: false, additionalProperties: false, strictIndexSignatures: true } as const;
   for (const e of Object.values(meta.entities).sort((a, b) => a.name.localeCompare(b.name))) {
     const s = schemas[e.name];
     const strip = (x: JsonSchema, title: string): JsonSchema => ({ ...x, title });
-    out.push(await jsonSchemaToTs(strip(s.record, pascal(e.name)) as never, pascal(e.name), opts));
-    out.push(await jsonSchemaToTs(strip(s.create, `${pascal(e.name)}Create`) as never, `${pascal(e.name)}Create`, opts));
-    out.push(await jsonSchemaToTs(strip(s.update, `${pascal(e.name)}Update`) as never, `${pascal(e.name)}Update`, opts));
+    out.push(await toTs(strip(s.record, pascal(e.name)), pascal(e.name), opts));
+    out.push(await toTs(strip(s.create, `${pascal(e.name)}Create`), `${pascal(e.name)}Create`, opts));
+    out.push(await toTs(strip(s.update, `${pascal(e.name)}Update`), `${pascal(e.name)}Update`, opts));
     for (const a of Object.keys(s.actions).sort()) {
       const n = `${pascal(e.name)}${pascal(a)}Input`;
-      out.push(await jsonSchemaToTs(strip(s.actions[a], n) as never, n, opts));
+      out.push(await toTs(strip(s.actions[a], n), n, opts));
     }
   }
   // code tables as constant objects: ClaimStatus.unaudited === '1'
