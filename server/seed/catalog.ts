@@ -1,7 +1,8 @@
 /**
- * Reference data of the demo: part numbers in the style of the group's catalogue ("8E0-615-301-A",
- * main group in the second segment: 1 engine ... 6 wheels and brakes ... 9 electrics) with Chinese
- * names, child parts ("N-911-455-02"), dealers in Chinese cities, people and phone numbers.
+ * Reference data of the demo: part numbers in the style of the group's catalogue ("8E0-615-301-A";
+ * the main group, first digit of the second segment, sets the price level), child parts
+ * ("N-911-455-02") with Chinese names, hazardous chemicals, dealers in Chinese cities, people and
+ * phone numbers.
  * Codes are computed from an index (a bijection), so any number of them is unique without a set.
  */
 import type { Rng } from './writer.ts';
@@ -12,67 +13,50 @@ const PREFIXES = [
 ] as const;
 const SUFFIXES = ['', '', '', '-A', '-B', '-C', '-D', '-E', '-F', '-AA'] as const;
 
-/** Part names by main group (second segment's first digit). */
-const NAMES: readonly (readonly string[])[] = [
-  [],
-  ['机油滤清器', '水泵总成', '节温器', '正时皮带', '正时链条张紧器', '气门室盖垫', '发动机支架', '进气歧管', '曲轴前油封', '涡轮增压器', '机油泵', '凸轮轴调节阀'],
-  ['燃油泵总成', '燃油滤清器', '三元催化器', '排气管消音器', '油箱盖', '碳罐电磁阀', '前氧传感器', '喷油嘴', '排气管吊耳'],
-  ['离合器片', '离合器压盘', '变速箱油封', '换挡拉索', '分离轴承', '变速箱支架', '双质量飞轮', '变速箱滤清器'],
-  ['前减震器', '转向横拉杆球头', '前下摆臂', '电动转向机总成', '稳定杆连杆', '前轮轴承', '转向柱护罩', '前副车架衬套'],
-  ['后减震器', '后螺旋弹簧', '后桥衬套', '后轮轴承', '后稳定杆', '后纵臂'],
-  ['前制动盘', '前制动片', '后制动片', '制动卡钳', '刹车油管', 'ABS轮速传感器', '轮毂盖', '后制动盘', '电子手刹电机'],
-  ['手刹拉线', '电子油门踏板', '换挡手柄', '制动踏板', '离合器主缸'],
-  ['前保险杠', '外后视镜总成', '车门外把手', '前大灯总成', '尾灯总成', '雨刮片', '发动机盖铰链', '空调滤清器', '散热器格栅', '冷凝器', '玻璃升降器', '后备箱撑杆', '前翼子板内衬'],
-  ['发电机', '起动机', '点火线圈', '蓄电池', '电喇叭', '组合开关', '发动机线束', '倒车雷达传感器', '车身控制单元', '火花塞', '仪表板总成'],
-];
-
 const CHILD_PREFIXES = ['N', 'N0', 'WHT'] as const;
 const CHILD_NAMES = [
   '六角法兰螺栓 M8×25', '六角法兰螺母 M10', '平垫圈', '弹簧垫圈', '塑料卡扣', '膨胀铆钉', 'O型密封圈', '骨架油封', '橡胶衬套', '蜗杆式软管卡箍',
   '线束插接件', '压接端子', '片式保险丝 15A', '卤素灯泡 H7', '门框密封条', '隔音垫', '冲压支架', '塑料堵盖', '导线束', '铜垫片', '自攻螺钉 ST4.2', '双头螺柱',
 ];
 
-/** Multiplier coprime to 900000 = 2^5 * 3^2 * 5^5: (x * A + C) mod 900000 is a bijection. */
-const A = 7919;
-const M = 900_000;
+/**
+ * Index -> (prefix, segment 2, segment 3) through y = (idx * A + C) mod (prefixes x 900000): a
+ * bijection because A (the FNV prime) is coprime to 2, 3, 5 and 37, so codes never repeat while
+ * neighbouring indexes still look unrelated.
+ */
+const A = 16_777_619;
+const SEGS = 900_000;
 
-function segs(x: number, c: number): [number, number] {
-  const y = (((x % M) * A + c) % M + M) % M;
-  return [100 + Math.floor(y / 1000), y % 1000];
+function scramble(idx: number, prefixes: number, c: number): [number, number, number] {
+  const m = prefixes * SEGS;
+  const y = ((idx % m) * A + c) % m;
+  const s = Math.floor(y / prefixes);
+  return [y % prefixes, 100 + Math.floor(s / 1000), s % 1000];
 }
 const p3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
 
-export interface Part { code: string; name: string; price: number }
-
 /** Parent (sellable) part number `idx` (unique for every idx below 33 million). */
 export function partCode(idx: number): string {
-  const [a, b] = segs(Math.floor(idx / PREFIXES.length), 12345);
-  return `${PREFIXES[idx % PREFIXES.length]}-${a}-${p3(b)}${SUFFIXES[(idx * 7 + a) % SUFFIXES.length]}`;
+  const [p, a, b] = scramble(idx, PREFIXES.length, 12345);
+  return `${PREFIXES[p]}-${a}-${p3(b)}${SUFFIXES[(idx + a) % SUFFIXES.length]}`;
 }
 
-export function partName(idx: number): string {
-  const [a, b] = segs(Math.floor(idx / PREFIXES.length), 12345);
-  const names = NAMES[Math.floor(a / 100)];
-  const base = names[(b + idx) % names.length];
-  // a few parts come in left and right versions
-  return (b % 11 === 0 ? `${base}(左)` : b % 11 === 1 ? `${base}(右)` : base);
-}
-
-/** List price in CNY, stable per part. */
+/** List price in CNY, stable per part (engine and body parts dearer). */
 export function partPrice(idx: number): number {
-  const [a, b] = segs(Math.floor(idx / PREFIXES.length), 999);
+  const [, a, b] = scramble(idx, PREFIXES.length, 12345);
   const group = Math.floor(a / 100);
-  const scale = group === 1 || group === 4 || group === 8 || group === 9 ? 8 : 3;
-  return Math.round((20 + ((b * 37 + a) % 600) * scale) * 100 + (b % 100)) / 100;
+  const unit = group === 1 || group === 4 || group === 8 || group === 9 ? 5 : 2;
+  const k = (b * 37 + a) % 600; // skewed: most parts cost tens to a few hundred yuan
+  return Math.round((12 + ((k * k) / 600) * unit) * 100 + (b % 100)) / 100;
 }
 
-/** Child part (component) number `idx`. */
+/** Child part (component) number `idx` (unique for every idx below 2.7 million). */
 export function childCode(idx: number): string {
-  const [a, b] = segs(Math.floor(idx / CHILD_PREFIXES.length), 4321);
-  return `${CHILD_PREFIXES[idx % CHILD_PREFIXES.length]}-${a}-${p3(b)}-${p3((idx * 7 + b) % 100).slice(1)}`;
+  const [p, a, b] = scramble(idx, CHILD_PREFIXES.length, 4321);
+  return `${CHILD_PREFIXES[p]}-${a}-${p3(b)}-${p3((idx * 7 + b) % 100).slice(1)}`;
 }
 export function childName(idx: number): string {
-  const [a, b] = segs(Math.floor(idx / CHILD_PREFIXES.length), 4321);
+  const [, a, b] = scramble(idx, CHILD_PREFIXES.length, 4321);
   return CHILD_NAMES[(a * 13 + b) % CHILD_NAMES.length];
 }
 

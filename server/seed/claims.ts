@@ -61,6 +61,8 @@ export function seedClaims(ctx: SeedContext, parentsPerSupplier: number): void {
         const auditDay = Math.min(0, submitDay + r.int(1, 7));
         const logisticsDay = Math.min(0, auditDay + r.int(0, 5));
         const submitMinute = ctx.workMinute(r);
+        const auditMinute = auditDay === submitDay ? Math.min(1439, submitMinute + r.int(30, 300)) : ctx.workMinute(r);
+        const logisticsMinute = logisticsDay === auditDay ? Math.min(1439, auditMinute + r.int(10, 240)) : ctx.workMinute(r);
         const part = supplierPart(si, r.int(0, parentsPerSupplier - 1));
         const price = partPrice(part);
         const claimQty = r.chance(0.7) ? r.int(1, 3) : r.int(4, 20);
@@ -96,9 +98,9 @@ export function seedClaims(ctx: SeedContext, parentsPerSupplier: number): void {
           appealReason: appealed ? r.pick(APPEAL_REASONS) : null,
           judgmentBasis: status === 'sentBack' ? r.pick(REJECT_BASIS) : status === 'reparation' || status === 'change' || status === 'complete' ? r.pick(APPROVE_BASIS) : null,
           returnReason: status === 'remodify' ? r.pick(RETURN_REASONS) : null,
-          auditedAt: audited ? ctx.at(auditDay, auditDay === submitDay ? Math.min(1439, submitMinute + r.int(30, 300)) : ctx.workMinute(r)) : null,
+          auditedAt: audited ? ctx.at(auditDay, auditMinute) : null,
           auditor: audited ? user : null,
-          logisticsConfirmedAt: lgs === 'confirmed' || lgs === 'recalled' ? ctx.at(logisticsDay, ctx.workMinute(r)) : null,
+          logisticsConfirmedAt: lgs === 'confirmed' || lgs === 'recalled' ? ctx.at(logisticsDay, logisticsMinute) : null,
           logisticsConfirmedBy: lgs === 'confirmed' || lgs === 'recalled' ? (appealed ? STAFF.userId : user) : null,
         });
         tick();

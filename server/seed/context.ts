@@ -5,6 +5,7 @@
  * of rows over the demo suppliers and warehouses.
  */
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
+import { sqlite as d } from '../../codegen/runtime/dialect.ts';
 import { rng, type Rng, type RowWriter } from './writer.ts';
 import { DEMO_SUPPLIERS, DEMO_WAREHOUSES, DEMO_ACCOUNTS } from './base.ts';
 
@@ -152,6 +153,30 @@ export class SeedContext {
         up.run(`${entity}.${field}.${key.slice(prefix.length)}`, n + 1);
       }
     })();
+  }
+
+  /**
+   * Runs `fn` with the secondary indexes of the entities' tables dropped and builds them again
+   * afterwards, even when `fn` fails (a missing index would also come back with the next migrate).
+   * Bulk loading a million rows this way is several times faster than keeping nine indexes up to
+   * date row by row; a unique index built at the end still refuses duplicates.
+   */
+  withoutIndexes(entities: readonly string[], fn: () => void): void {
+    const db = this.w.db;
+    const names = entities.map((e) => this.meta.entities[e].table);
+    const saved = db
+      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${names.map(() => '?').join(', ')}) ORDER BY name`)
+      .all(...names) as { name: string; sql: string }[];
+    db.transaction(() => {
+      for (const ix of saved) db.exec(`DROP INDEX ${d.quote(ix.name)}`);
+    })();
+    try {
+      fn();
+    } finally {
+      db.transaction(() => {
+        for (const ix of saved) db.exec(ix.sql);
+      })();
+    }
   }
 
   /**

@@ -12,7 +12,7 @@ export const DFS_ORDERS = 150;
 const SHIP_KEYS = ['wait', 'partial', 'finished'] as const;
 const SHIP_WEIGHTS = [40, 30, 30];
 const ORDER_DATE_WINDOW: Record<(typeof SHIP_KEYS)[number], [number, number]> = { wait: [-20, 0], partial: [-30, -3], finished: [-120, -5] };
-const MIN_PACKAGES = [1, 1, 1, 2, 4, 5, 10];
+const MIN_PACKAGES = [1, 1, 1, 1, 2, 2, 4, 5, 10];
 
 /** Splits `total` into `k` positive shares, multiples of `unit` where the total allows. */
 export function split(r: Rng, total: number, k: number, unit: number): number[] {
@@ -41,6 +41,8 @@ export function seedDfs(ctx: SeedContext, parentsPerSupplier: number): void {
     finished: [[os.boxed, os.financialSettled, os.finished], [40, 30, 30]],
   };
   const dealers: Dealer[] = makeDealers(ctx.rng('dealer'), 60);
+  const byArea = new Map<string, Dealer[]>();
+  for (const d of dealers) byArea.set(d.area, [...(byArea.get(d.area) ?? []), d]);
   const insertOrder = w.inserter('dfsOrder', [
     'dealerCode', 'dealerName', 'directShipDealer', 'dealerArea', 'dealerOrderNo', 'purchaseOrderNo', 'partsCode', 'orderDate', 'releaseDate', 'orderQty',
     'sentQty', 'unsentQty', 'currentShipQty', 'minPackageQty', 'orderStatus', 'shipStatus', 'totalAmount', 'totalPartsCount', 'receivingWarehouse',
@@ -61,7 +63,8 @@ export function seedDfs(ctx: SeedContext, parentsPerSupplier: number): void {
         const lines = Math.min(left, 1 + weighted(r, [70, 20, 10]));
         left -= lines;
         const dealer = r.pick(dealers);
-        const direct = r.chance(0.8) ? dealer : r.pick(dealers);
+        // now and then the parts go straight to another dealer of the same area
+        const direct = r.chance(0.85) ? dealer : r.pick(byArea.get(dealer.area)!);
         const [lo, hi] = ORDER_DATE_WINDOW[s];
         const orderDay = r.int(lo, hi);
         const releaseDay = Math.min(0, orderDay + r.int(0, 2));
@@ -79,7 +82,7 @@ export function seedDfs(ctx: SeedContext, parentsPerSupplier: number): void {
           seen.add(part);
           const minPkg = r.pick(MIN_PACKAGES);
           // a partly shipped line needs at least two packages
-          const qty = minPkg * (s === 'partial' ? r.int(2, 20) : r.int(1, 20));
+          const qty = minPkg * (s === 'partial' ? r.int(2, 8) : r.int(1, 8));
           items.push({ part, qty, minPkg, price: partPrice(part) });
         }
         const totalAmount = round2(items.reduce((a, it) => a + it.qty * it.price, 0));

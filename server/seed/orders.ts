@@ -44,8 +44,8 @@ const DELIVERY_METHOD_WEIGHTS = [40, 30, 15, 5, 10];
 const ZONES = ['A', 'B', 'C', 'D'];
 
 export interface OrderRefs {
-  /** a sample of order numbers per "supplier|warehouse" (production supplier), for receive/send details */
-  orderNos: Map<string, string[]>;
+  /** a sample of orders per "supplier|warehouse" (production supplier), for receive/send details */
+  orders: Map<string, { orderNo: string[]; releaseDay: number[] }>;
   /** parent parts per supplier used by order lines */
   parentsPerSupplier: number;
 }
@@ -60,7 +60,7 @@ export function seedOrders(ctx: SeedContext, childPool: (supplier: string) => nu
   const packings = [packing.common, packing.unique, packing.uniqueIntensive];
   const total = ctx.count(ORDER_LINES);
   const parentsPerSupplier = Math.max(40, Math.round(150 * Math.sqrt(Math.max(1, ctx.scale))));
-  const refs: OrderRefs = { orderNos: new Map(), parentsPerSupplier };
+  const refs: OrderRefs = { orders: new Map(), parentsPerSupplier };
 
   const lineFields = [
     'orderNo', 'itemNo', 'partsCode', 'orderType', 'orderQty', 'minPackageQty', 'perPackageQty', 'thisShipmentQty', 'shipQty', 'shippedQty',
@@ -81,8 +81,8 @@ export function seedOrders(ctx: SeedContext, childPool: (supplier: string) => nu
     BUCKETS.forEach((b, bi) => {
       const supplierIndex = b.production === S1 ? 0 : 1;
       const key = `${b.production}|${b.warehouse}`;
-      const sample = refs.orderNos.get(key) ?? [];
-      refs.orderNos.set(key, sample);
+      const sample = refs.orders.get(key) ?? { orderNo: [], releaseDay: [] };
+      refs.orders.set(key, sample);
       const confirmer = supplierUser(b.direct).userId;
       const pool = childPool(b.production);
       let left = counts[bi];
@@ -97,7 +97,10 @@ export function seedOrders(ctx: SeedContext, childPool: (supplier: string) => nu
         const [lo, hi] = RELEASE_WINDOW[status];
         const release = r.int(lo, hi);
         const orderNo = ctx.number('P', release, 5);
-        if (sample.length < 5000) sample.push(orderNo);
+        if (sample.orderNo.length < 5000) {
+          sample.orderNo.push(orderNo);
+          sample.releaseDay.push(release);
+        }
         const forecast = release + r.int(10, 30);
         const type = orderTypes[weighted(r, [80, 15, 5])];
         const place = `${whName.get(b.warehouse)} ${r.pick(ZONES)}区${r.int(1, 6)}号收货口`;

@@ -74,15 +74,17 @@ export function seedMovements(ctx: SeedContext, plan: StockPlan, refs: OrderRefs
     COMBOS.forEach((combo, ci) => {
       const si = sIndex(combo.supplier);
       const parts = Math.max(1, plan.counts[ci]);
-      const orderNos = refs.orderNos.get(`${combo.supplier}|${combo.warehouse}`) ?? [];
+      const orders = refs.orders.get(`${combo.supplier}|${combo.warehouse}`) ?? { orderNo: [], releaseDay: [] };
       for (let i = 0; i < counts[ci]; i++) {
         const receive = i === 0 || (i > 1 && r.chance(0.55));
-        const day = r.int(-90, 0);
+        // the movement belongs to a purchase order and happens after its release
+        const o = orders.orderNo.length ? r.int(0, orders.orderNo.length - 1) : -1;
+        const day = o < 0 ? r.int(-90, 0) : r.int(Math.max(-90, orders.releaseDay[o]), 0);
         row.category = receive ? cat.receive : cat.send;
         row.movementDate = ctx.day(day);
         row.parentPartsCode = receive && r.chance(0.2) ? null : partCode(supplierPart(si, r.int(0, refs.parentsPerSupplier - 1)));
         row.partsCode = childCode(supplierPart(si, r.int(0, parts - 1)));
-        row.purchaseOrderNo = orderNos.length ? r.pick(orderNos) : null;
+        row.purchaseOrderNo = o < 0 ? null : orders.orderNo[o];
         row.qty = receive ? r.int(1, 200) * 10 : r.int(1, 500);
         row.shipBillNo = ctx.number(receive ? 'FH' : 'CK', day, 4);
         row.supplierCode = combo.supplier;
