@@ -505,7 +505,8 @@ export class Engine {
     const patch: Rec = {};
     if (a.statusField && a.to) patch[a.statusField] = a.to.length > 1 ? input.target : a.to[0];
     for (const n of a.inputOrder) if (n !== 'target' && fieldOf(e, n) && !e.fields[n].system && input[n] !== undefined) patch[n] = input[n];
-    for (const [k, v] of Object.entries(a.set)) patch[k] = v === '$now' ? now : v === '$user' ? p.userId : v;
+    // $user is the user ID (who did it, as in the audit trail); $userName the person's name (shown on documents)
+    for (const [k, v] of Object.entries(a.set)) patch[k] = v === '$now' ? now : v === '$user' ? p.userId : v === '$userName' ? p.name : v;
     Object.assign(patch, extra);
     return this.updateRow(e, Number(row.id), patch, p, now, `action:${a.name}`, expectVersion);
   }
