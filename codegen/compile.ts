@@ -44,13 +44,13 @@ interface RawField {
 }
 interface RawAction {
   labelKey?: string; statusField?: string; from?: string[]; to?: string | string[]; allow: RawGrant; button?: string;
-  input?: Record<string, RawField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string; upload?: { rule: string; template?: boolean };
+  input?: Record<string, RawField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string; internal?: boolean; upload?: { rule: string; template?: boolean };
 }
 type RawGrant = Partial<Record<Profile, true | { where?: Record<string, unknown[]> }>>;
 interface RawEntity {
   name: string; resource: string; table?: string; labelKey?: string; titleField?: string; statusField?: string; versioned?: boolean; audit?: boolean;
   softDelete?: string; scope?: { supplierFields?: string[]; warehouseField?: string; parent?: string }; claimWarehouseOnly?: boolean; public?: boolean;
-  file?: { rule: string; overwriteKey?: string[] }; fields: Record<string, RawField>; indexes?: { fields: string[]; unique?: boolean }[];
+  file?: { rule: string; overwriteKey?: string[]; onUpload?: { action: string; setParent?: Record<string, string> } }; fields: Record<string, RawField>; indexes?: { fields: string[]; unique?: boolean }[];
   defaultSort?: { field: string; order: 'ASC' | 'DESC' }; access: Partial<Record<Operation, RawGrant>>;
   editableWhen?: Record<string, string[]>; deletableWhen?: Record<string, string[]>; actions?: Record<string, RawAction>;
 }
@@ -497,6 +497,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
         confirm: !!a.confirm,
         successKey: a.successKey ?? 'message.actionSuccess',
         illegalTransitionKey: a.illegalTransitionKey ?? 'error.illegalTransition',
+        internal: !!a.internal,
         ...(a.upload ? { upload: { rule: a.upload.rule, template: !!a.upload.template } } : {}),
       };
       if (a.upload) {
@@ -515,12 +516,24 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       versioned, audit,
       ...(e.softDelete ? { softDelete: e.softDelete } : {}),
       scope, claimWarehouseOnly: !!e.claimWarehouseOnly, public: !!e.public,
-      ...(e.file ? { file: { rule: e.file.rule, overwriteKey: e.file.overwriteKey ?? [] } } : {}),
+      ...(e.file ? { file: { rule: e.file.rule, overwriteKey: e.file.overwriteKey ?? [], ...(e.file.onUpload ? { onUpload: { action: e.file.onUpload.action, setParent: e.file.onUpload.setParent ?? {} } } : {}) } } : {}),
       fields, fieldOrder, indexes, defaultSort, access: accessC,
       editableWhen: stateCodes(e.editableWhen, '/editableWhen'),
       deletableWhen: stateCodes(e.deletableWhen, '/deletableWhen'),
       actions,
     };
+  }
+  // an upload's parent action must exist on the parent, and the fields it sets too
+  for (const ent of Object.values(entities)) {
+    const ou = ent.file?.onUpload;
+    if (!ou) continue;
+    const file = rawEntities.get(ent.name)!.f.file;
+    const parent = ent.scope.parent ? entities[ent.fields[ent.scope.parent]?.ref ?? ''] : undefined;
+    if (!parent) err(file, '/file/onUpload', 'onUpload needs scope.parent (the entity whose action runs)');
+    else {
+      if (!parent.actions[ou.action]) err(file, '/file/onUpload/action', `unknown action "${ou.action}" of entity "${parent.name}"`);
+      for (const f of Object.keys(ou.setParent)) if (!parent.fields[f]) err(file, `/file/onUpload/setParent/${f}`, `unknown field "${f}" of entity "${parent.name}"`);
+    }
   }
   // parent scopes must point at entities whose rows can be scoped
   for (const ent of Object.values(entities)) {

@@ -73,6 +73,8 @@ export interface CompiledAction {
   confirm: boolean;
   successKey: string;
   illegalTransitionKey: string;
+  /** applied by the engine only (file.onUpload): no route, no button */
+  internal: boolean;
   /** the action takes one uploaded file checked against this file rule */
   upload?: { rule: string; template: boolean };
 }
@@ -90,7 +92,7 @@ export interface CompiledEntity {
   scope: { supplierFields: string[]; warehouseField?: string; parent?: string };
   claimWarehouseOnly: boolean;
   public: boolean;
-  file?: { rule: string; overwriteKey: string[] };
+  file?: { rule: string; overwriteKey: string[]; onUpload?: { action: string; setParent: Record<string, string> } };
   fields: Record<string, CompiledField>;
   /** declared fields first, then the system fields */
   fieldOrder: string[];

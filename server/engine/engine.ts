@@ -462,12 +462,30 @@ export class Engine {
       const where = keys.map((k) => `${d.quote(e.fields[k].column)} = ?`).join(' AND ');
       const existing = this.prepare(`SELECT ${d.quote('id')} AS id, ${d.quote(e.fields.storageName.column)} AS storageName FROM ${d.quote(e.table)} WHERE ${where}`).get(...keys.map((k) => toStored(e, k, values[k]))) as { id: number; storageName: string } | undefined;
       if (existing && !overwrite) throw conflict('error.fileExists', { fileName: file.fileName });
-      if (existing) {
-        const record = this.updateRow(e, existing.id, values, p, now, 'overwrite');
-        return { record, replaced: existing.storageName };
-      }
-      return { record: this.insertRow(e, values, p, now), replaced: null };
+      const result = existing
+        ? { record: this.updateRow(e, existing.id, values, p, now, 'overwrite'), replaced: existing.storageName }
+        : { record: this.insertRow(e, values, p, now), replaced: null };
+      this.applyUploadAction(p, e, values, file.fileName, now);
+      return result;
     });
+  }
+
+  /**
+   * metadata file.onUpload: the parent's declared action follows an upload in the same
+   * transaction (e.g. a hazardous-chemicals receipt becomes "uploaded"), when the caller may run
+   * it and the parent's state allows it; otherwise only the listed parent fields are refreshed.
+   */
+  private applyUploadAction(p: Principal, e: CompiledEntity, values: Rec, fileName: string, now: string): void {
+    const ou = e.file?.onUpload;
+    if (!ou || !e.scope.parent) return;
+    const parent = this.meta.entities[e.fields[e.scope.parent].ref!];
+    const a = parent.actions[ou.action];
+    const row = this.selectById(parent, Number(values[e.scope.parent]), null, true);
+    if (!row) throw notFound();
+    const extra = Object.fromEntries(Object.entries(ou.setParent).map(([k, v]) => [k, v === '$fileName' ? fileName : v]));
+    const allowed = !!grantOf(a.allow, p) && (!a.from || !a.statusField || a.from.includes(String(row[a.statusField])));
+    if (allowed) this.transition(parent, a, p, now, {}, row, extra);
+    else if (Object.keys(extra).length) this.updateRow(parent, Number(row.id), extra, p, now, 'upload');
   }
 
   /** The stored file behind a visible record of a file entity. */
@@ -518,7 +536,7 @@ export class Engine {
    */
   async action(p: Principal, e: CompiledEntity, name: string, ids: number[] | null, bodyIn: unknown, file?: UploadedFile): Promise<ActionResult> {
     const a = e.actions[name];
-    if (!a) throw notFound();
+    if (!a || a.internal) throw notFound();
     assertWarehouseAllows(e, p);
     const grant = grantOf(a.allow, p);
     if (!grant) throw forbidden();

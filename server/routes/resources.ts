@@ -100,6 +100,7 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
     });
 
     for (const a of Object.values(e.actions)) {
+      if (a.internal) continue;
       const done = (req: { locale: typeof metadata.app.defaultLocale }) => translate(req.locale, a.successKey);
       const bodySchema = a.upload ? {} : { body: { type: ['object', 'null'] } };
       if (!a.collection) {

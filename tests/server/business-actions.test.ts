@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
-import { bearer, build, code, login, tokenResponse, type TestApp } from './helpers.ts';
+import { bearer, build, code, login, multipart, PDF, tokenResponse, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let w: RowWriter;
@@ -195,5 +195,27 @@ describe('accounts', () => {
     expect(r.json()).toMatchObject({ status: '0', failedLogins: 0 });
     expect(r.json().passwordHash).toBeUndefined();
     expect((await tokenResponse(t.app, 'locked01')).statusCode).toBe(200);
+  });
+});
+
+describe('hazardous-chemicals receipts', () => {
+  it('uploading the document makes a pending receipt "uploaded" (with its name); only then can it be confirmed', async () => {
+    const id = w.insert('hazardReceipt', { receiptNo: 'WH2026110001', supplierCode: 'S001', partsCode: 'HZ-01', partsName: '制动液', qty: 20, status: code('hazardReceiptStatus', 'pending') });
+    const early = await post(`/api/hazard-receipts/${id}/actions/confirm`, sup, {});
+    expect(early.statusCode).toBe(409);
+    expect(early.json().code).toBe('error.documentRequired');
+    // the engine-only action has no route
+    expect((await post(`/api/hazard-receipts/${id}/actions/markUploaded`, sup, {})).statusCode).toBe(404);
+    const m = multipart({ hazardReceiptId: String(id) }, { name: '签收单.pdf', data: PDF });
+    const up = await t.app.inject({ method: 'POST', url: '/api/hazard-receipt-documents/upload', headers: { ...bearer(sup), ...m.headers }, payload: m.payload });
+    expect(up.statusCode, up.body).toBe(201);
+    expect(row('hazard_receipt', id)).toMatchObject({ status: code('hazardReceiptStatus', 'uploaded'), document_name: '签收单.pdf' });
+    const ok = await post(`/api/hazard-receipts/${id}/actions/confirm`, sup, {});
+    expect(ok.json()).toMatchObject({ status: code('hazardReceiptStatus', 'confirmed'), confirmedBy: 'sup01' });
+    // another supplier cannot attach a document to it
+    const m2 = multipart({ hazardReceiptId: String(id) }, { name: 'x.pdf', data: PDF });
+    const foreign = await t.app.inject({ method: 'POST', url: '/api/hazard-receipt-documents/upload', headers: { ...bearer(sup2), ...m2.headers }, payload: m2.payload });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().errors.hazardReceiptId).toBe('validation.ref');
   });
 });
