@@ -88,7 +88,7 @@ describe.each(entities.map((e) => [e.resource, e] as const))('%s', (_resource, e
         expect([403, 404], `${c.name} put foreign ${e.resource} ${id}`).toContain(put.statusCode);
         const del = await req('DELETE', `/api/${e.resource}/${id}`, c);
         expect([403, 404], `${c.name} delete foreign ${e.resource} ${id}`).toContain(del.statusCode);
-        for (const a of Object.values(e.actions).filter((x) => !x.collection)) {
+        for (const a of Object.values(e.actions).filter((x) => !x.collection && !x.internal)) {
           const r = await req('POST', `/api/${e.resource}/${id}/actions/${a.name}`, c, {});
           // 400 is possible first when the input is invalid; it must never be a success
           expect([400, 403, 404], `${c.name} ${a.name} on foreign ${e.resource} ${id}: ${r.body.slice(0, 120)}`).toContain(r.statusCode);
@@ -122,9 +122,15 @@ describe.each(entities.map((e) => [e.resource, e] as const))('%s', (_resource, e
     }
   });
 
-  it('every action is refused (403) for profiles it does not allow', async () => {
+  it('every action is refused (403) for profiles it does not allow; engine-only actions have no route at all', async () => {
     const any = rows(e)[0];
-    for (const a of Object.values(e.actions)) {
+    for (const a of Object.values(e.actions).filter((x) => x.internal)) {
+      for (const c of callers) {
+        const url = any ? `/api/${e.resource}/${any.id}/actions/${a.name}` : `/api/${e.resource}/actions/${a.name}`;
+        expect((await req('POST', url, c, {})).statusCode, `${c.name} ${e.resource}.${a.name} (internal)`).toBe(404);
+      }
+    }
+    for (const a of Object.values(e.actions).filter((x) => !x.internal)) {
       for (const c of callers) {
         if (e.claimWarehouseOnly && !c.claimWarehouse) continue;
         if (a.allow[c.profile]) continue;
@@ -142,7 +148,7 @@ describe('allowed where declared', () => {
     let probed = 0;
     for (const e of entities) {
       const any = rows(e)[0];
-      for (const a of Object.values(e.actions)) {
+      for (const a of Object.values(e.actions).filter((x) => !x.internal)) {
         for (const c of callers) {
           if (!a.allow[c.profile] || (e.claimWarehouseOnly && !c.claimWarehouse)) continue;
           const url = a.collection || a.bulk || !any ? `/api/${e.resource}/actions/${a.name}` : `/api/${e.resource}/${any.id}/actions/${a.name}`;
