@@ -16,11 +16,13 @@ import type { ScryptParams } from './engine/passwords.ts';
 import errorsPlugin from './plugins/errors.ts';
 import authPlugin from './plugins/auth.ts';
 import fileStorePlugin from './plugins/file-store.ts';
+import exportDbPlugin from './plugins/export-db.ts';
 import writeLimitPlugin from './plugins/write-limit.ts';
 import connectRoutes from './routes/connect.ts';
 import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
 import metaRoutes from './routes/meta.ts';
+import exportRoutes from './routes/export.ts';
 
 export interface AppOptions {
   dbFile: string;
@@ -37,6 +39,8 @@ export interface AppOptions {
   writesPerMinute?: number;
   /** serve the built admin from this folder (same origin as the API) */
   adminDir?: string;
+  /** most rows one export may hold (default MAX_EXPORT_ROWS of routes/export.ts) */
+  exportMaxRows?: number;
 }
 
 declare module 'fastify' {
@@ -106,6 +110,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(metaRoutes);
   await app.register(resourceRoutes, { engine });
   await app.register(fileRoutes, { engine });
+  // exports read on read-only connections of their own (plugins/export-db.ts)
+  await app.register(exportDbPlugin, { file: opts.dbFile });
+  await app.register(exportRoutes, { engine, ...(opts.exportMaxRows ? { maxRows: opts.exportMaxRows } : {}) });
   if (opts.adminDir) {
     const { default: adminStatic } = await import('./routes/admin-static.ts');
     await app.register(adminStatic, { dir: opts.adminDir });

@@ -6,8 +6,8 @@
  * read-only connection: WAL lets it read its snapshot beside the one writer.
  *
  * At most `max` exports run at once (each holds a connection and a snapshot); `acquire()` answers
- * null beyond that and the route refuses with 429. Idle connections are kept for the next export
- * and closed with the app.
+ * null beyond that and the route refuses with 429. One idle connection is kept for the next
+ * export; all are closed with the app.
  */
 import fp from 'fastify-plugin';
 import Database from 'better-sqlite3';
@@ -37,6 +37,10 @@ export function openReadOnly(file: string): DB {
   // the main connection set WAL on the file; a reader waits rather than fail while a checkpoint holds a lock
   db.pragma('busy_timeout = 5000');
   db.pragma('query_only = ON');
+  // an export reads each page once: a small page cache (better-sqlite3's default is 16 MB per
+  // connection) keeps several exports' memory low; a large sort spills to a temporary file
+  db.pragma('cache_size = -2000');
+  db.pragma('temp_store = FILE');
   return db;
 }
 
@@ -56,7 +60,12 @@ export default fp(
         if (!busy.delete(db)) return;
         try {
           if (db.inTransaction) db.exec('ROLLBACK');
-          idle.push(db);
+          // one idle connection is kept for the next export, with its cache given back
+          if (idle.length) db.close();
+          else {
+            db.pragma('shrink_memory');
+            idle.push(db);
+          }
         } catch {
           db.close();
         }
@@ -68,7 +77,13 @@ export default fp(
     };
     app.decorate('exportDb', pool);
     app.addHook('onClose', async () => {
-      for (const db of [...idle, ...busy]) db.close();
+      for (const db of [...idle, ...busy]) {
+        try {
+          db.close();
+        } catch {
+          /* an export still iterating: its statement fails and the export stops */
+        }
+      }
       idle.length = 0;
       busy.clear();
     });
