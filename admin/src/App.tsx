@@ -1,0 +1,54 @@
+/**
+ * The admin application: react-admin over our providers, the portal layout and login page, and
+ * the route table of spec 2 generated from metadata.screens (routing/routes.tsx). Settings sit
+ * above <Admin> so the chosen theme colour applies everywhere, the login page included.
+ */
+import { useMemo } from 'react';
+import { BrowserRouter } from 'react-router-dom';
+import { Admin, type I18nProvider } from 'react-admin';
+import { LoginPage } from './auth/LoginPage.tsx';
+import { PortalLayout } from './layout/Layout.tsx';
+import { PortalNotification } from './layout/Notification.tsx';
+import { SettingsProvider, useSettings } from './layout/settings.tsx';
+import { buildTheme } from './layout/theme.ts';
+import { authProvider } from './providers/authProvider.ts';
+import { dataProvider } from './providers/dataProvider.ts';
+import { portalStore } from './providers/store.ts';
+import { AccessDenied, CatchAll, layoutRoutes, publicRoutes, resources } from './routing/routes.tsx';
+
+const store = portalStore();
+
+function PortalAdmin({ i18nProvider }: { i18nProvider: I18nProvider }) {
+  const { settings } = useSettings();
+  const theme = useMemo(() => buildTheme(settings.themeColor), [settings.themeColor]);
+  return (
+    <Admin
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      store={store}
+      theme={theme}
+      layout={PortalLayout}
+      loginPage={LoginPage}
+      catchAll={CatchAll}
+      accessDenied={AccessDenied}
+      authenticationError={AccessDenied}
+      notification={PortalNotification}
+      disableTelemetry
+    >
+      {resources}
+      {publicRoutes}
+      {layoutRoutes}
+    </Admin>
+  );
+}
+
+export function App({ i18nProvider }: { i18nProvider: I18nProvider }) {
+  return (
+    <BrowserRouter>
+      <SettingsProvider>
+        <PortalAdmin i18nProvider={i18nProvider} />
+      </SettingsProvider>
+    </BrowserRouter>
+  );
+}

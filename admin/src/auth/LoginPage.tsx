@@ -1,0 +1,184 @@
+/**
+ * The login screen (spec 2): user ID, password, warehouse (PDC) select from the public list,
+ * language, login and reset. After login the user goes to the redirect parameter (the page that
+ * sent them here) or home; a logged-in user opening /login goes to /.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { Box, Button, Card, CardContent, CircularProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import LocalShipping from '@mui/icons-material/LocalShipping';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLocaleState, useLogin, useNotify, useTranslate } from 'react-admin';
+import type { Locale } from '../../../codegen/runtime/model.ts';
+import { metadata } from '../generated/index.ts';
+import { LOCALE_NAMES } from '../i18n/shell.ts';
+import { SUPPORTED } from '../providers/i18nProvider.ts';
+import { SESSION_QUERY_KEY } from '../providers/hooks.ts';
+import { getStoredUserId, getStoredWarehouse, getToken } from '../providers/storage.ts';
+import { HOME_PATH, LOGIN_SCREEN, safeTarget } from '../routing/routeTable.ts';
+import { useDocumentTitle } from '../routing/useDocumentTitle.ts';
+import { useWarehouses, warehouseLabel } from './warehouses.ts';
+
+interface Draft { username: string; password: string; warehouse: string }
+type Errors = Partial<Record<keyof Draft, string>>;
+
+// Changing the language re-mounts the whole app (react-admin re-keys its i18n context), so what
+// was typed lives outside the component until the page is left.
+let draft: Draft = { username: '', password: '', warehouse: '' };
+const initialDraft = (): Draft => ({ username: draft.username || getStoredUserId() || '', password: draft.password, warehouse: draft.warehouse || getStoredWarehouse() || '' });
+
+export function LoginPage() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const login = useLogin();
+  const queryClient = useQueryClient();
+  const location = useLocation();
+  const [locale, setLocale] = useLocaleState();
+  const { warehouses, isPending: loadingWarehouses } = useWarehouses();
+  const [values, setValues] = useState<Draft>(initialDraft);
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  // decided once: the token written by a successful login must not bounce this page to '/'
+  const [alreadyIn] = useState(() => !!getToken());
+  useDocumentTitle(LOGIN_SCREEN?.titleKey);
+
+  useEffect(() => {
+    draft = values;
+  }, [values]);
+
+  // default warehouse: the remembered one if it still exists, else the first
+  useEffect(() => {
+    if (!warehouses.length) return;
+    if (!warehouses.some((w) => w.code === values.warehouse)) setValues((v) => ({ ...v, warehouse: warehouses[0].code }));
+  }, [warehouses, values.warehouse]);
+
+  if (alreadyIn) return <Navigate to="/" replace />;
+
+  const target = safeTarget(new URLSearchParams(location.search).get('redirect')) ?? HOME_PATH;
+  const set = (k: keyof Draft, v: string) => {
+    setValues((s) => ({ ...s, [k]: v }));
+    if (errors[k]) setErrors((e) => ({ ...e, [k]: undefined }));
+  };
+
+  const validate = (): Errors => {
+    const e: Errors = {};
+    if (!values.username.trim()) e.username = translate('validation.required');
+    const min = metadata.app.password.loginMinLength;
+    if (!values.password) e.password = translate('validation.required');
+    else if (values.password.length < min) e.password = translate('rule.loginPassword', { min });
+    if (!values.warehouse) e.warehouse = translate('validation.required');
+    return e;
+  };
+
+  const submit = async (ev: FormEvent) => {
+    ev.preventDefault();
+    const e = validate();
+    setErrors(e);
+    if (Object.keys(e).length) return;
+    setBusy(true);
+    // a failed session check of an earlier token must not stick to the new one
+    queryClient.removeQueries({ queryKey: SESSION_QUERY_KEY });
+    try {
+      await login({ username: values.username, password: values.password, warehouse: values.warehouse, locale: locale as Locale }, target);
+      draft = { username: '', password: '', warehouse: '' };
+    } catch (err) {
+      notify((err as Error).message || 'error.loginFailed', { type: 'error' });
+      setBusy(false);
+    }
+  };
+
+  const reset = () => {
+    setValues({ username: '', password: '', warehouse: warehouses[0]?.code ?? '' });
+    setErrors({});
+  };
+
+  return (
+    <Box data-testid="login-page" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, background: (t) => `linear-gradient(135deg, #2d3a4b 0%, #2d3a4b 55%, ${t.palette.primary.dark} 100%)` }}>
+      <Card sx={{ width: '100%', maxWidth: 420, borderRadius: 2 }} elevation={8}>
+        <CardContent sx={{ p: 4 }}>
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>
+            <LocalShipping color="primary" sx={{ fontSize: 36 }} />
+            <Typography component="h1" variant="h5" sx={{ fontWeight: 600 }}>
+              {translate(metadata.app.titleKey)}
+            </Typography>
+          </Stack>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {translate('shell.login.subtitle')}
+          </Typography>
+          <Box component="form" noValidate onSubmit={(e) => void submit(e)} data-testid="login-form">
+            <TextField
+              label={translate('field.account.userId')}
+              name="username"
+              value={values.username}
+              onChange={(e) => set('username', e.target.value)}
+              error={!!errors.username}
+              helperText={errors.username ?? ' '}
+              autoComplete="username"
+              autoFocus={!values.username}
+              variant="outlined"
+              required
+              slotProps={{ htmlInput: { 'data-testid': 'login-username', maxLength: 30 } }}
+            />
+            <TextField
+              label={translate('shell.login.password')}
+              name="password"
+              type="password"
+              value={values.password}
+              onChange={(e) => set('password', e.target.value)}
+              error={!!errors.password}
+              helperText={errors.password ?? ' '}
+              autoComplete="current-password"
+              autoFocus={!!values.username}
+              variant="outlined"
+              required
+              slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
+            />
+            <TextField
+              select
+              label={translate('shell.login.warehouse')}
+              name="warehouse"
+              value={warehouses.some((w) => w.code === values.warehouse) ? values.warehouse : ''}
+              onChange={(e) => set('warehouse', e.target.value)}
+              error={!!errors.warehouse}
+              helperText={errors.warehouse ?? ' '}
+              variant="outlined"
+              required
+              disabled={loadingWarehouses}
+              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-warehouse' } as object } }}
+            >
+              {warehouses.map((w) => (
+                <MenuItem key={w.code} value={w.code} data-testid={`login-warehouse-${w.code}`}>
+                  {warehouseLabel(w, locale)}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              label={translate('shell.login.language')}
+              name="language"
+              value={locale}
+              onChange={(e) => setLocale(e.target.value)}
+              variant="outlined"
+              helperText=" "
+              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-language' } as object } }}
+            >
+              {SUPPORTED.map((l) => (
+                <MenuItem key={l} value={l} data-testid={`login-language-${l}`}>
+                  {LOCALE_NAMES[l]}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
+              <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} data-testid="login-submit" startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
+                {translate('shell.login.submit')}
+              </Button>
+              <Button type="button" variant="outlined" size="large" fullWidth onClick={reset} data-testid="login-reset">
+                {translate('shell.login.reset')}
+              </Button>
+            </Stack>
+          </Box>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

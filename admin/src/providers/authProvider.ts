@@ -1,0 +1,157 @@
+/**
+ * The session against the legacy calls (spec points 4 and 7, server/README.md):
+ *   login   POST /connect/token (form-encoded, with warehouse and language), then the user info;
+ *           only account statuses of the code group accountStatus.mayLogIn (0 and 602) get in;
+ *   logout  POST /connect/logout, then user data, token, tabs, warehouse and user ID are cleared;
+ *   identity POST /supplierApi/accountInfo/info;
+ *   canAccess answered synchronously from the stored identity and the metadata matrix.
+ * 401s are answered by the login-timeout dialog (httpClient raises it), not by logging out.
+ */
+import type { AuthProvider } from 'react-admin';
+import type { Locale } from '../../../codegen/runtime/model.ts';
+import { metadata } from '../generated/index.ts';
+import { authEvents } from './authEvents.ts';
+import { fetchRaw, legacyPost, type ServerErrorBody } from './httpClient.ts';
+import { currentLocale, saveLocale, translate } from './i18nProvider.ts';
+import { canAccessSync } from './permissions.ts';
+import {
+  clearSession,
+  getToken,
+  getUser,
+  rememberLogin,
+  resetToken,
+  setAccountStatus,
+  setPasswordNotice,
+  setToken,
+  setUser,
+  type PasswordNotice,
+  type PortalUser,
+} from './storage.ts';
+
+export interface LoginParams {
+  username: string;
+  password: string;
+  warehouse: string;
+  locale?: Locale;
+}
+
+export interface SessionInfo { user: PortalUser; serverTime: string; receivedAt: number }
+
+/** Account statuses that may log in (0 normal, 602 must change the password). */
+export const MAY_LOG_IN: readonly number[] = (metadata.codeTables.accountStatus?.groups.mayLogIn ?? ['0', '602']).map(Number);
+export const MUST_CHANGE_PASSWORD = 602;
+
+let lastSession: SessionInfo | null = null;
+/** The session fetched moments ago (by login), so the layout's check does not repeat the call. */
+export function recentSession(maxAgeMs = 5000): SessionInfo | null {
+  return lastSession && Date.now() - lastSession.receivedAt < maxAgeMs ? lastSession : null;
+}
+
+/** Stores and returns the user info; rejects with 'Verification failed, please Login again.' */
+export async function fetchSession(opts: { skipAuthDialog?: boolean } = {}): Promise<SessionInfo> {
+  let json: { data?: { user?: PortalUser; serverTime?: string } };
+  try {
+    json = await legacyPost('/supplierApi/accountInfo/info', undefined, { skipAuthDialog: opts.skipAuthDialog });
+  } catch (e) {
+    const status = (e as { status?: number }).status;
+    // a refused token is a session problem; anything else is the guard's 'Has Error'
+    throw Object.assign(new Error(status === 401 ? translate('error.verificationFailed') : (e as Error).message || translate('error.hasError')), { status });
+  }
+  const user = json?.data?.user;
+  if (!user || !user.userId) throw new Error(translate('error.verificationFailed'));
+  setUser(user);
+  setAccountStatus(user.accountStatus ?? 0);
+  if (user.accountStatus === MUST_CHANGE_PASSWORD) authEvents.requirePasswordChange();
+  lastSession = { user, serverTime: json.data?.serverTime ?? new Date().toISOString(), receivedAt: Date.now() };
+  return lastSession;
+}
+
+/** Resolves nothing: the login page navigates to its redirect target itself (useLogin's pathName). */
+async function login(params: LoginParams): Promise<void> {
+  const locale = params.locale ?? currentLocale();
+  if (params.locale) saveLocale(params.locale);
+  const form = new URLSearchParams({
+    grant_type: 'password',
+    username: params.username.trim(),
+    password: params.password,
+    warehouse: params.warehouse,
+    lang: locale,
+  });
+  let res: Response;
+  try {
+    res = await fetchRaw('/connect/token', {
+      method: 'POST',
+      body: form,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      anonymous: true,
+      skipAuthDialog: true,
+    });
+  } catch (e) {
+    const body = (e as { body?: ServerErrorBody }).body;
+    throw new Error(body?.message || (e as Error).message || translate('error.loginFailed'));
+  }
+  const json = (await res.json()) as { access_token?: string; account_status?: number; password_notice?: PasswordNotice };
+  const status = Number(json.account_status ?? 0);
+  if (!json.access_token) throw new Error(translate('error.loginFailed'));
+  if (!MAY_LOG_IN.includes(status)) throw new Error(translate('error.noRight'));
+  setToken(json.access_token);
+  setAccountStatus(status);
+  rememberLogin(params.username.trim(), params.warehouse);
+  try {
+    await fetchSession({ skipAuthDialog: true });
+  } catch (e) {
+    resetToken();
+    throw e;
+  }
+  authEvents.closeRelogin();
+  if (status === MUST_CHANGE_PASSWORD) authEvents.requirePasswordChange();
+  else authEvents.passwordChanged();
+  // an initial or expired password forces the dialog; one expiring soon is only announced
+  setPasswordNotice(status !== MUST_CHANGE_PASSWORD && json.password_notice ? json.password_notice : null);
+}
+
+async function logout(): Promise<string> {
+  if (getToken()) {
+    try {
+      await legacyPost('/connect/logout', undefined, { skipAuthDialog: true });
+    } catch {
+      /* the token is dropped either way */
+    }
+  }
+  clearSession();
+  lastSession = null;
+  authEvents.reset();
+  return '/login';
+}
+
+/** Where an unauthenticated visitor goes: the login page, carrying the target (spec 2). */
+export function loginPathFor(target: string): string {
+  const t = target && target !== '/' && !target.startsWith('/login') ? target : '';
+  return t ? `/login?redirect=${encodeURIComponent(t)}` : '/login';
+}
+
+const currentTarget = () => (typeof window === 'undefined' ? '/' : window.location.pathname + window.location.search);
+
+export const authProvider: AuthProvider = {
+  login: (params: LoginParams) => login(params),
+  logout: () => logout(),
+  checkAuth: async () => {
+    if (!getToken()) throw { redirectTo: loginPathFor(currentTarget()), message: false };
+  },
+  /**
+   * Called by react-admin for data-call failures. The 401 dialog and the forced password dialog
+   * are already up (httpClient): stay, and say nothing more (message false, no logout).
+   */
+  checkError: async (error: { status?: number; body?: ServerErrorBody }) => {
+    const status = error?.status;
+    if (status === 401) throw { logoutUser: false, message: false };
+    if (status === 403 && error.body?.code === 'error.passwordMustChange') throw { logoutUser: false, message: false };
+  },
+  getIdentity: async () => {
+    const user = getUser() ?? (getToken() ? (await fetchSession()).user : null);
+    if (!user) throw new Error(translate('error.verificationFailed'));
+    return { id: user.userId, fullName: user.name, ...user };
+  },
+  getPermissions: async () => getUser()?.roleId ?? null,
+  canAccess: async (params) => canAccessSync(params as never),
+};

@@ -1,0 +1,35 @@
+/**
+ * One metadata screen inside the layout: the role / claim-warehouse check (to /401), the document
+ * title, the visited-tab entry, then the screens' generic renderer, loaded on demand.
+ */
+import { lazy, Suspense, useEffect } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import { Loading } from 'react-admin';
+import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
+import { screenAllowed } from '../providers/permissions.ts';
+import { useUser } from '../providers/hooks.ts';
+import { addTab, tagsStore } from '../layout/tagsStore.ts';
+import { UNAUTHORIZED_PATH } from './routeTable.ts';
+import { useDocumentTitle } from './useDocumentTitle.ts';
+
+// the screens are a separate chunk: the shell (login, layout) loads without them
+const ScreenPage = lazy(() => import('../screens').then((m) => ({ default: m.ScreenPage })));
+
+export function ScreenRoute({ screen }: { screen: CompiledScreen }) {
+  const user = useUser();
+  const location = useLocation();
+  const allowed = screenAllowed(screen, user);
+  useDocumentTitle(allowed ? screen.titleKey : undefined);
+
+  useEffect(() => {
+    if (!allowed) return;
+    tagsStore.set(addTab(tagsStore.get(), { path: location.pathname, fullPath: location.pathname + location.search, titleKey: screen.titleKey, pinned: screen.pinned }));
+  }, [allowed, location.pathname, location.search, screen.titleKey, screen.pinned]);
+
+  if (!allowed) return <Navigate to={UNAUTHORIZED_PATH} replace />;
+  return (
+    <Suspense fallback={<Loading />}>
+      <ScreenPage screen={screen} />
+    </Suspense>
+  );
+}

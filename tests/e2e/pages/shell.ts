@@ -1,0 +1,93 @@
+/**
+ * Page helpers for the admin shell (login page, layout, menu, tab bar, settings, dialogs), so the
+ * specs read as user steps. Selectors are the data-testid attributes the shell renders.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export const PASSWORD = 'demo2026A';
+
+export interface LoginOptions {
+  password?: string;
+  warehouse?: 'PDC01' | 'PDC02';
+  /** expect to land here after login (default /dashboard) */
+  expectPath?: string | RegExp;
+}
+
+export const loginPage = {
+  async open(page: Page, path = '/login'): Promise<void> {
+    await page.goto(path);
+    await expect(page.getByTestId('login-page')).toBeVisible();
+  },
+  async chooseWarehouse(page: Page, code: string): Promise<void> {
+    await page.getByTestId('login-warehouse').click();
+    await page.getByTestId(`login-warehouse-${code}`).click();
+    await expect(page.getByTestId(`login-warehouse-${code}`)).toBeHidden();
+  },
+  async chooseLanguage(page: Page, locale: 'zh-CN' | 'en-US'): Promise<void> {
+    await page.getByTestId('login-language').click();
+    await page.getByTestId(`login-language-${locale}`).click();
+    await expect(page.getByTestId(`login-language-${locale}`)).toBeHidden();
+  },
+  async submit(page: Page, user: string, opts: LoginOptions = {}): Promise<void> {
+    await expect(page.getByTestId('login-warehouse')).not.toHaveAttribute('aria-disabled', 'true');
+    await page.getByTestId('login-username').fill(user);
+    await page.getByTestId('login-password').fill(opts.password ?? PASSWORD);
+    if (opts.warehouse) await loginPage.chooseWarehouse(page, opts.warehouse);
+    await page.getByTestId('login-submit').click();
+  },
+};
+
+/** Logs in from /login and waits for the layout. */
+export async function login(page: Page, user: string, opts: LoginOptions = {}): Promise<void> {
+  await loginPage.open(page);
+  await loginPage.submit(page, user, opts);
+  await expect(page).toHaveURL(opts.expectPath ?? /\/dashboard$/);
+  await expect(page.getByTestId('layout')).toBeVisible();
+}
+
+export async function logout(page: Page): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('user-menu-logout').click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+/** Every menu entry's path, in menu order (entries of closed groups included). */
+export async function menuPaths(page: Page): Promise<string[]> {
+  await expect(page.getByTestId('menu')).toBeVisible();
+  return page.getByTestId('menu').locator('[data-testid="menu-item"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
+}
+
+/** Opens a page through the menu (opening its group first when needed). */
+export async function openViaMenu(page: Page, path: string): Promise<void> {
+  const item = page.getByTestId('menu').locator(`[data-testid="menu-item"][data-path="${path}"]`);
+  // entries of a group sit in the Collapse right after the group's button; ask the group, not the
+  // entry's visibility (an entry of a group that is closing is still visible for a moment)
+  const key = await item.evaluate((el) => el.closest('.MuiCollapse-root')?.previousElementSibling?.getAttribute('data-key') ?? null);
+  if (key) {
+    const group = page.getByTestId('menu').locator(`[data-testid="menu-group"][data-key="${key}"]`);
+    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+    await expect(group).toHaveAttribute('aria-expanded', 'true');
+  }
+  await item.click();
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/[/]/g, '\\/')}$`));
+}
+
+export const tags = (page: Page): Locator => page.getByTestId('tag');
+export const tag = (page: Page, path: string): Locator => page.locator(`[data-testid="tag"][data-path="${path}"]`);
+export async function tagPaths(page: Page): Promise<string[]> {
+  return tags(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
+}
+export async function tagMenu(page: Page, path: string, item: 'tags-refresh' | 'tags-close' | 'tags-close-others' | 'tags-close-all'): Promise<void> {
+  await tag(page, path).click({ button: 'right' });
+  await page.getByTestId(item).click();
+}
+
+export async function openSettings(page: Page): Promise<Locator> {
+  await page.getByTestId('settings-button').click();
+  const panel = page.getByTestId('settings-panel');
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+/** The stored bearer token of the page's session. */
+export const tokenOf = (page: Page): Promise<string | null> => page.evaluate(() => localStorage.getItem('portal.token'));
