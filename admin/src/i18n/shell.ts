@@ -1,93 +1,9 @@
 /**
- * Texts of the admin shell itself (login form, header, tab bar, settings panel, dialogs) that the
- * metadata does not carry because no screen or entity owns them. Business texts (titles, fields,
- * errors, codes) always come from the generated metadata bundles. Both languages must have the
- * same keys (tests/admin/dictionary.test.ts).
+ * The admin shell's own texts (login form, header, tab bar, settings panel, dialogs) live with every
+ * other text in metadata/i18n/<locale>/shell.json (keys shell.*), so translators find them in one
+ * place and codegen checks both languages. Only the names of the languages stay here: each is
+ * written in its own language and never translated.
  */
 import type { Locale } from '../../../codegen/runtime/model.ts';
 
-export const shellMessages: Record<Locale, Record<string, string>> = {
-  'zh-CN': {
-    'shell.login.password': '密码',
-    'shell.login.warehouse': '仓库 (PDC)',
-    'shell.login.language': '语言',
-    'shell.login.submit': '登录',
-    'shell.login.reset': '重置',
-    'shell.login.subtitle': '汽车零部件供应链供应商门户',
-    'shell.header.toggleSidebar': '展开/收起菜单',
-    'shell.header.settings': '系统设置',
-    'shell.header.language': '切换语言',
-    'shell.header.warehouse': '切换仓库',
-    'shell.header.serverTime': '服务器时间',
-    'shell.userMenu.profile': '个人信息',
-    'shell.userMenu.home': '首页',
-    'shell.userMenu.logout': '退出登录',
-    'shell.tags.refresh': '刷新',
-    'shell.tags.close': '关闭',
-    'shell.tags.closeOthers': '关闭其他',
-    'shell.tags.closeAll': '关闭所有',
-    'shell.settings.title': '系统布局设置',
-    'shell.settings.themeColor': '主题颜色',
-    'shell.settings.tagsView': '显示标签栏',
-    'shell.settings.fixedHeader': '固定头部',
-    'shell.settings.sidebarLogo': '侧边栏 Logo',
-    'shell.settings.reset': '恢复默认',
-    'shell.profile.title': '个人信息',
-    'shell.profile.oldPassword': '旧密码',
-    'shell.profile.newPassword': '新密码',
-    'shell.profile.confirmPassword': '确认密码',
-    'shell.profile.passwordHint': '不修改密码时请留空',
-    'shell.profile.ok': '确定',
-    'shell.profile.close': '关闭',
-    'shell.profile.forced': '请先修改密码后再继续使用系统。',
-    'shell.relogin.message': '您的登录已超时，可以取消以停留在当前页面，或重新登录。',
-    'shell.error.back': '返回首页',
-    'shell.error.401': '抱歉，您没有权限访问该页面。',
-    'shell.error.404': '抱歉，您访问的页面不存在。',
-    'shell.passwordNotice.change': '立即修改',
-    'shell.passwordNotice.later': '以后再说',
-  },
-  'en-US': {
-    'shell.login.password': 'Password',
-    'shell.login.warehouse': 'Warehouse (PDC)',
-    'shell.login.language': 'Language',
-    'shell.login.submit': 'Log in',
-    'shell.login.reset': 'Reset',
-    'shell.login.subtitle': 'Automotive parts supply-chain supplier portal',
-    'shell.header.toggleSidebar': 'Expand/collapse the menu',
-    'shell.header.settings': 'Settings',
-    'shell.header.language': 'Language',
-    'shell.header.warehouse': 'Change warehouse',
-    'shell.header.serverTime': 'Server time',
-    'shell.userMenu.profile': 'Profile',
-    'shell.userMenu.home': 'Home',
-    'shell.userMenu.logout': 'Log out',
-    'shell.tags.refresh': 'Refresh',
-    'shell.tags.close': 'Close',
-    'shell.tags.closeOthers': 'Close others',
-    'shell.tags.closeAll': 'Close all',
-    'shell.settings.title': 'Page layout settings',
-    'shell.settings.themeColor': 'Theme colour',
-    'shell.settings.tagsView': 'Show the tab bar',
-    'shell.settings.fixedHeader': 'Fixed header',
-    'shell.settings.sidebarLogo': 'Sidebar logo',
-    'shell.settings.reset': 'Restore defaults',
-    'shell.profile.title': 'Personal information',
-    'shell.profile.oldPassword': 'Old password',
-    'shell.profile.newPassword': 'New password',
-    'shell.profile.confirmPassword': 'Confirm password',
-    'shell.profile.passwordHint': 'Leave empty to keep the current password',
-    'shell.profile.ok': 'OK',
-    'shell.profile.close': 'Close',
-    'shell.profile.forced': 'Please change your password before you continue.',
-    'shell.relogin.message': 'Your login has timed out. Cancel to stay on this page, or log in again.',
-    'shell.error.back': 'Back to home',
-    'shell.error.401': 'Sorry, you have no right to open this page.',
-    'shell.error.404': 'Sorry, the page you are looking for does not exist.',
-    'shell.passwordNotice.change': 'Change now',
-    'shell.passwordNotice.later': 'Later',
-  },
-};
-
-/** Language names are shown in their own language, whatever the current one. */
 export const LOCALE_NAMES: Record<Locale, string> = { 'zh-CN': '简体中文', 'en-US': 'English' };

@@ -14,7 +14,7 @@ import type { I18nProvider, TranslationMessages } from 'react-admin';
 import type { Locale } from '../../../codegen/runtime/model.ts';
 import { loadMessages, metadata } from '../generated/index.ts';
 import { raChineseMessages } from '../i18n/zh-CN.ts';
-import { LOCALE_NAMES, shellMessages } from '../i18n/shell.ts';
+import { LOCALE_NAMES } from '../i18n/shell.ts';
 import { getStoredLocale, setStoredLocale } from './storage.ts';
 
 export const SUPPORTED: readonly Locale[] = metadata.app.locales;
@@ -57,7 +57,7 @@ export async function preloadMessages(locale: Locale): Promise<void> {
 const raDictionary = (locale: Locale): TranslationMessages => (locale === 'zh-CN' ? raChineseMessages : englishMessages);
 
 function messagesOf(locale: Locale): TranslationMessages {
-  return { ...raDictionary(locale), ...(appBundles[locale] ?? {}), ...shellMessages[locale] } as TranslationMessages;
+  return { ...raDictionary(locale), ...(appBundles[locale] ?? {}) } as TranslationMessages;
 }
 
 let provider: I18nProvider | null = null;

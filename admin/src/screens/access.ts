@@ -1,0 +1,29 @@
+/**
+ * Which buttons a user sees. A button is rendered only when the screen declares it AND the
+ * permission matrix (providers/permissions.ts, the same rules the server enforces) allows it;
+ * with a record, the record's state must allow it too (an action's `from` states, an entity's
+ * editableWhen/deletableWhen). Everything is synchronous: no per-row network checks.
+ */
+import type { CompiledAction, CompiledScreen } from '../../../codegen/runtime/model.ts';
+import { canAccessSync } from '../providers/permissions.ts';
+
+type Rec = Record<string, unknown> | null | undefined;
+
+export const screenHas = (screen: CompiledScreen, button: string): boolean => screen.buttons.includes(button);
+
+/** A plain (non-action) button: add -> create, edit -> edit, delete -> delete, export, upload, download ... */
+export function mayButton(screen: CompiledScreen, button: string, resource: string, action: string, record?: Rec): boolean {
+  return screenHas(screen, button) && canAccessSync({ action, resource, ...(record ? { record } : {}) });
+}
+
+/** An entity action, declared on the screen by its button; with a record its state must allow it. */
+export function mayAction(screen: CompiledScreen, resource: string, a: CompiledAction, record?: Rec): boolean {
+  if (!screenHas(screen, a.button)) return false;
+  if (record && a.statusField && a.from) {
+    const v = record[a.statusField];
+    if (v === undefined || v === null || !a.from.includes(String(v))) return false;
+  }
+  return canAccessSync({ action: a.name, resource, ...(record ? { record } : {}) });
+}
+
+export const mayResource = (resource: string, action: string, record?: Rec): boolean => canAccessSync({ action, resource, ...(record ? { record } : {}) });

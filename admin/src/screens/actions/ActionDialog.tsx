@@ -1,0 +1,117 @@
+/**
+ * The dialog of one entity action, generated from the action's metadata: its input fields (with
+ * the schema's enum narrowing selects, e.g. the `target` of an action with several end states),
+ * the confirm question when the action asks for one, and the browser-side validation by the same
+ * schema the server checks. Actions without inputs and without `confirm` never open it.
+ */
+import { useMemo, useState, type ReactElement } from 'react';
+import { Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button, Stack } from '@mui/material';
+import { Form, SaveButton, Toolbar, useTranslate, type RaRecord } from 'react-admin';
+import type { CompiledAction, CompiledEntity } from '../../../../codegen/runtime/model.ts';
+import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
+import { useNotifyError } from '../errors.ts';
+import { FieldInput } from '../form/FieldInput.tsx';
+import { downloadTemplate } from './uploadAction.ts';
+import { makeValidate } from '../formBody.ts';
+import { schemasOf } from '../meta.ts';
+
+export interface ActionDialogProps {
+  entity: CompiledEntity;
+  action: CompiledAction;
+  /** the records it applies to (empty for a collection action) */
+  records: readonly RaRecord[];
+  onCancel: () => void;
+  /** resolves with form errors (server field errors) or nothing */
+  onSubmit: (values: Record<string, unknown>) => Promise<Record<string, unknown> | undefined>;
+  /** a file chosen in the dialog (collection actions such as an import) */
+  withFile?: boolean;
+  onFile?: (f: File | null) => void;
+}
+
+export function ActionDialog({ entity, action, records, onCancel, onSubmit, withFile, onFile }: ActionDialogProps): ReactElement {
+  const translate = useTranslate();
+  const [busy, setBusy] = useState(false);
+  const [fileName, setFileName] = useState('');
+  const notifyError = useNotifyError();
+  const fields = useMemo(() => action.inputOrder.map((n) => action.input[n]), [action]);
+  const schema = schemasOf(entity).actions[action.name];
+  const props = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+  const extra = useMemo<Record<string, unknown>>(() => {
+    if (action.collection) return {};
+    // one record goes to the record's own route (with its version), several to the bulk route
+    if (records.length !== 1) return { ids: records.map((r) => r.id) };
+    return entity.versioned && typeof records[0].version === 'number' ? { version: records[0].version } : {};
+  }, [action, records, entity]);
+  const validate = useMemo(() => makeValidate(schema, fields, 'action', extra), [schema, fields, extra]);
+  const defaults = useMemo(() => Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), [fields]);
+  const title = translate(action.labelKey, { _: action.name });
+
+  const submit = async (values: Record<string, unknown>) => {
+    setBusy(true);
+    try {
+      return await onSubmit(values);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={busy ? undefined : onCancel} maxWidth="sm" fullWidth data-testid={`action-dialog-${action.name}`}>
+      <DialogTitle>{title}</DialogTitle>
+      {/* errors show next to the few inputs of the dialog: no extra "form is invalid" notification */}
+      <Form onSubmit={submit as never} validate={validate} defaultValues={defaults} noValidate disableInvalidFormNotification>
+        <DialogContent sx={{ pt: 0 }}>
+          <Stack spacing={1.5}>
+            {records.length > 1 && <Typography variant="body2">{translate('ui.selected', { count: records.length })}</Typography>}
+            {records.length === 1 && (
+              <Typography variant="body2" color="text.secondary">
+                {String(records[0][entity.titleField] ?? records[0].id)}
+              </Typography>
+            )}
+            {action.confirm && (
+              <Typography variant="body1" data-testid="action-confirm-question">
+                {translate('message.confirmAction')}
+              </Typography>
+            )}
+            {fields.map((f) => (
+              <FieldInput key={f.name} field={f} schema={props[f.name]} required={f.required} />
+            ))}
+            {withFile && (
+              <Stack direction="row" spacing={1} alignItems="center">
+                <Button variant="outlined" component="label" size="small" data-testid="action-choose-file">
+                  {translate('ui.selectFile')}
+                  <input
+                    type="file"
+                    hidden
+                    data-testid="action-file"
+                    onChange={(e) => {
+                      const f = e.target.files?.[0] ?? null;
+                      setFileName(f?.name ?? '');
+                      onFile?.(f);
+                    }}
+                  />
+                </Button>
+                <Typography variant="body2" data-testid="action-file-name">
+                  {fileName}
+                </Typography>
+                {action.upload?.template && (
+                  <Button size="small" onClick={() => void downloadTemplate(entity.resource, action.name).catch(notifyError)} data-testid="action-template">
+                    {translate('ui.downloadTemplate')}
+                  </Button>
+                )}
+              </Stack>
+            )}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Toolbar sx={{ minHeight: 0, p: 0, bgcolor: 'transparent', gap: 1 }}>
+            <Button onClick={onCancel} disabled={busy} data-testid="action-cancel">
+              {translate('ra.action.cancel')}
+            </Button>
+            <SaveButton label={translate('ra.action.confirm')} icon={<span />} alwaysEnable={!busy} disabled={busy} data-testid="action-submit" />
+          </Toolbar>
+        </DialogActions>
+      </Form>
+    </Dialog>
+  );
+}

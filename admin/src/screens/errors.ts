@@ -1,0 +1,32 @@
+/**
+ * Server errors in the screens. The HTTP layer (providers/httpClient.ts) rejects with an HttpError
+ * whose body keeps the server's { code, message, errors, errorArgs }: `message` is already in the
+ * user's language, `errors` is already in react-admin's form shape (set on the inputs).
+ */
+import { useCallback } from 'react';
+import { useNotify } from 'react-admin';
+
+export interface ServerError {
+  message?: string;
+  status?: number;
+  body?: { code?: string; message?: string; errors?: Record<string, unknown>; [k: string]: unknown };
+}
+
+export const errorCode = (e: unknown): string | undefined => (e as ServerError | undefined)?.body?.code;
+export const formErrorsOf = (e: unknown): Record<string, unknown> | undefined => {
+  const errs = (e as ServerError | undefined)?.body?.errors;
+  return errs && typeof errs === 'object' && Object.keys(errs).length ? errs : undefined;
+};
+
+/** Shows a failure as the server worded it (or a translated fallback key). */
+export function useNotifyError(): (e: unknown) => void {
+  const notify = useNotify();
+  return useCallback(
+    (e: unknown) => {
+      const err = e as ServerError | undefined;
+      const msg = err?.body?.message || err?.message || 'error.generic';
+      notify(msg, { type: 'error', messageArgs: { _: msg } });
+    },
+    [notify],
+  );
+}

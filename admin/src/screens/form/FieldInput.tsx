@@ -1,0 +1,51 @@
+/**
+ * One react-admin input generated from a compiled field: integer/decimal -> number, date -> date,
+ * datetime -> date-time, code -> select of the code table's values with translated labels (or the
+ * values the schema allows, e.g. an action's `target`), boolean -> switch, string/text -> text.
+ * Validation is not attached here: the whole form is checked by its schema (formBody.ts).
+ */
+import { useMemo, type ReactElement } from 'react';
+import { BooleanInput, DateInput, DateTimeInput, NumberInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import type { CompiledField } from '../../../../codegen/runtime/model.ts';
+import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
+import { codeChoices, codeLabelKey } from '../meta.ts';
+
+export interface FieldInputProps {
+  field: CompiledField;
+  /** the field's schema in the body (enum narrows a code select) */
+  schema?: JsonSchema;
+  readOnly?: boolean;
+  /** marks the label with * */
+  required?: boolean;
+  /** a different label key (action inputs reuse entity labels) */
+  labelKey?: string;
+}
+
+export function FieldInput({ field, schema, readOnly, required, labelKey }: FieldInputProps): ReactElement {
+  const translate = useTranslate();
+  const label = `${translate(labelKey ?? field.labelKey, { _: field.name })}${required && !readOnly ? ' *' : ''}`;
+  const common = { source: field.name, label, readOnly, helperText: false as const, fullWidth: true, 'data-testid': `input-${field.name}` };
+  const choices = useMemo(
+    () => (field.type === 'code' && field.codeTable ? codeChoices(field, schema).map((c) => ({ id: c, name: translate(codeLabelKey(field.codeTable!, c), { _: c }) })) : []),
+    [field, schema, translate],
+  );
+  switch (field.type) {
+    case 'integer':
+    case 'ref':
+      return <NumberInput {...common} step={1} />;
+    case 'decimal':
+      return <NumberInput {...common} step={field.scale ? 10 ** -field.scale : 0.01} />;
+    case 'date':
+      return <DateInput {...common} />;
+    case 'datetime':
+      return <DateTimeInput {...common} />;
+    case 'boolean':
+      return <BooleanInput source={field.name} label={label} readOnly={readOnly} helperText={false} />;
+    case 'code':
+      return <SelectInput {...common} choices={choices} translateChoice={false} emptyText="" />;
+    default: {
+      const long = field.type === 'text' || (field.maxLength ?? 0) >= 500;
+      return <TextInput {...common} multiline={long} minRows={long ? 3 : undefined} />;
+    }
+  }
+}

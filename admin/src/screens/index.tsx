@@ -1,0 +1,53 @@
+/**
+ * Entry of the generated screens: the shell's router renders <ScreenPage screen={...} /> for every
+ * screen of kind list / edit / show / dashboard / custom. Everything a screen shows comes from its
+ * metadata; a screen that names a `component` gets that special component (admin/src/custom/).
+ * Loaded lazily by the shell (default export), and each special component lazily again.
+ */
+import { Suspense, type ReactElement } from 'react';
+import { Box, CircularProgress, Typography } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
+import { customComponents } from '../custom/index.ts';
+import { EditScreen } from './edit/EditScreen.tsx';
+import { ListScreen } from './list/ListScreen.tsx';
+import { ScreenHeader } from './ScreenHeader.tsx';
+import { ShowScreen } from './show/ShowScreen.tsx';
+
+export interface ScreenPageProps {
+  screen: CompiledScreen;
+}
+
+function Fallback({ screen }: ScreenPageProps): ReactElement {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ p: 1 }} data-testid={`screen-${screen.name}`}>
+      <ScreenHeader screen={screen} />
+      <Typography color="text.secondary">{translate('ui.noData')}</Typography>
+    </Box>
+  );
+}
+
+export function ScreenPage({ screen }: ScreenPageProps): ReactElement {
+  const Special = screen.component ? customComponents[screen.component] : undefined;
+  if (Special) {
+    return (
+      <Suspense fallback={<CircularProgress size={24} sx={{ m: 3 }} />}>
+        <Special key={screen.name} screen={screen} />
+      </Suspense>
+    );
+  }
+  // key: two screens of one kind (e.g. the three order lists) never share state
+  switch (screen.kind) {
+    case 'list':
+      return <ListScreen key={screen.name} screen={screen} />;
+    case 'edit':
+      return <EditScreen key={screen.name} screen={screen} />;
+    case 'show':
+      return <ShowScreen key={screen.name} screen={screen} />;
+    default:
+      return <Fallback key={screen.name} screen={screen} />;
+  }
+}
+
+export default ScreenPage;

@@ -1,0 +1,206 @@
+/**
+ * A list screen generated from its metadata: tabs (each with its own filter), the search form,
+ * the permission buttons, the lean 500-row table with row actions, pagination offering the
+ * app's page size, and the children of the clicked row (screen.related).
+ *
+ * The list query always carries screen.fixedFilter and the selected tab's filter (ListBase's
+ * permanent `filter`), plus the applied search. The search is kept in react-admin's Store per
+ * screen (several screens share one resource, e.g. the three order lists), so it survives
+ * navigation between tabs of the shell and is cleared at logout with the rest of the Store.
+ */
+import { useCallback, useMemo, useState, type ReactElement } from 'react';
+import { Box, Tab, Tabs, Typography } from '@mui/material';
+import { ListBase, Pagination, useListContext, useNavigate, useStore, useTranslate, type RaRecord } from 'react-admin';
+import { useTheme } from '@mui/material/styles';
+import type { CompiledEntity, CompiledScreen } from '../../../../codegen/runtime/model.ts';
+import { mayAction, mayButton, mayResource } from '../access.ts';
+import { useActionRunner } from '../actions/useActionRunner.tsx';
+import { useLeanColumns } from '../columns.ts';
+import { useFileOps } from '../files/useFileOps.tsx';
+import { RecordFormDialog } from '../form/RecordFormDialog.tsx';
+import { actionsForButtons, fileRelation, metadata, screenByName, screenEntity } from '../meta.ts';
+import { RelatedList } from '../related/RelatedList.tsx';
+import { ScreenHeader } from '../ScreenHeader.tsx';
+import { LeanTable, type LeanRecord, type RowAction } from '../table/LeanTable.tsx';
+import { FilterBar, hasCondition, type FilterValues } from './FilterBar.tsx';
+import { ListToolbar } from './ListToolbar.tsx';
+
+/** rows-per-page choices; always include the app's page size (500) */
+export const pageSizes = (): number[] => [...new Set([50, 100, 200, metadata.app.pageSize])].sort((a, b) => a - b);
+
+const EMPTY: FilterValues = {};
+const textWidth = (s: string): number => [...s].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 12 : 7), 0);
+
+export function ListScreen({ screen }: { screen: CompiledScreen }): ReactElement {
+  const entity = screenEntity(screen);
+  const [tabKey, setTabKey] = useStore<string | undefined>(`screens.${screen.name}.tab`, screen.tabs[0]?.key);
+  const [applied, setApplied] = useStore<FilterValues>(`screens.${screen.name}.filter`, EMPTY);
+  const tab = screen.tabs.find((t) => t.key === tabKey) ?? screen.tabs[0];
+  const permanent = useMemo(() => ({ ...screen.fixedFilter, ...(tab?.filter ?? {}) }), [screen, tab]);
+  const filter = useMemo(() => ({ ...applied, ...permanent }), [applied, permanent]);
+  const enabled = !screen.requireFilter || hasCondition(applied);
+
+  return (
+    <Box sx={{ p: 1 }} data-testid={`screen-${screen.name}`}>
+      <ListBase
+        resource={entity.resource}
+        storeKey={`screens.${screen.name}.list`}
+        disableSyncWithLocation
+        filter={filter}
+        perPage={metadata.app.pageSize}
+        sort={screen.defaultSort ?? entity.defaultSort}
+        queryOptions={{ enabled }}
+      >
+        <ScreenHeader screen={screen} />
+        {screen.tabs.length > 0 && (
+          <Tabs value={tab?.key} onChange={(_, v: string) => setTabKey(v)} sx={{ mb: 1, minHeight: 36 }} data-testid="screen-tabs">
+            {screen.tabs.map((t) => (
+              <TabLabel key={t.key} value={t.key} labelKey={t.titleKey} />
+            ))}
+          </Tabs>
+        )}
+        <ListBody screen={screen} entity={entity} applied={applied} setApplied={setApplied} permanent={permanent} enabled={enabled} />
+      </ListBase>
+    </Box>
+  );
+}
+
+function TabLabel({ labelKey, ...rest }: { value: string; labelKey: string }): ReactElement {
+  const translate = useTranslate();
+  return <Tab {...rest} label={translate(labelKey)} sx={{ minHeight: 36, py: 0 }} data-testid={`tab-${rest.value}`} />;
+}
+
+interface BodyProps {
+  screen: CompiledScreen;
+  entity: CompiledEntity;
+  applied: FilterValues;
+  setApplied: (v: FilterValues) => void;
+  permanent: FilterValues;
+  enabled: boolean;
+}
+
+function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: BodyProps): ReactElement {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const theme = useTheme();
+  const ctx = useListContext();
+  const { data, isPending, selectedIds, onToggleItem, onSelect, onUnselectItems, sort, setSort, setPage, page, perPage } = ctx;
+  const res = entity.resource;
+  const editScreen = screenByName(screen.editScreen);
+  const hasForm = screen.form.length > 0;
+  const actions = useMemo(() => actionsForButtons(entity, screen.buttons), [entity, screen.buttons]);
+  const recordActions = useMemo(() => actions.filter((a) => !a.collection), [actions]);
+  const [current, setCurrent] = useState<RaRecord | null>(null);
+  const [formRecord, setFormRecord] = useState<RaRecord | null | undefined>(undefined);
+  const runner = useActionRunner(entity, useCallback(() => onUnselectItems(), [onUnselectItems]));
+  const relation = fileRelation(screen);
+  const files = useFileOps(relation?.resource ?? res);
+  const columns = useLeanColumns(entity, screen.columns, !!editScreen);
+
+  const rows = (enabled ? (data ?? []) : []) as LeanRecord[];
+  const selectedSet = useMemo(() => new Set(selectedIds.map(String)), [selectedIds]);
+  const selected = useMemo(() => (data ?? []).filter((r) => selectedSet.has(String(r.id))), [data, selectedSet]);
+
+  const apply = (v: FilterValues) => {
+    onUnselectItems();
+    setCurrent(null);
+    setPage(1);
+    setApplied(v);
+  };
+  const onSort = useCallback((field: string) => setSort({ field, order: sort.field === field && sort.order === 'ASC' ? 'DESC' : 'ASC' }), [sort, setSort]);
+
+  const labels = useMemo(() => Object.fromEntries(recordActions.map((a) => [a.name, translate(a.labelKey)])), [recordActions, translate]);
+  const rowActions = useCallback(
+    (r: LeanRecord): RowAction[] => recordActions.filter((a) => mayAction(screen, res, a, r)).map((a) => ({ name: a.name, label: labels[a.name] })),
+    [recordActions, screen, res, labels],
+  );
+  const onRowAction = useCallback(
+    (name: string, r: LeanRecord) => {
+      const a = recordActions.find((x) => x.name === name);
+      if (a) runner.start(a, [r as RaRecord]);
+    },
+    [recordActions, runner],
+  );
+  const open = useCallback(
+    (r: LeanRecord) => {
+      if (editScreen) navigate(`${editScreen.path}?id=${encodeURIComponent(String(r.id))}`);
+    },
+    [editScreen, navigate],
+  );
+
+  const canIncludeDeleted = !!entity.softDelete && mayResource(res, 'list');
+  const onAdd = editScreen && editScreen.kind === 'edit' ? () => navigate(editScreen.path) : hasForm ? () => setFormRecord(null) : undefined;
+  const onEdit = editScreen && editScreen.kind === 'edit' ? (r: RaRecord) => open(r as LeanRecord) : hasForm ? (r: RaRecord) => setFormRecord(r) : undefined;
+  const showUpload = relation && mayButton(screen, 'upload', relation.resource, 'upload');
+  const showRowActions = recordActions.some((a) => mayAction(screen, res, a));
+  // wide enough for every button of a row (CJK glyphs are about twice as wide as Latin ones)
+  const actionsWidth = Math.max(80, 12 + recordActions.reduce((w, a) => w + textWidth(labels[a.name]) + 22, 0));
+
+  return (
+    <>
+      <FilterBar
+        screen={screen}
+        entity={entity}
+        applied={applied}
+        onApply={apply}
+        canSearch={mayButton(screen, 'search', res, 'search')}
+        canIncludeDeleted={canIncludeDeleted}
+      />
+      <ListToolbar
+        screen={screen}
+        entity={entity}
+        actions={actions}
+        selected={selected}
+        onAdd={onAdd}
+        onEdit={onEdit}
+        onAction={runner.start}
+        uploadInput={showUpload ? (r) => files.input({ [relation!.target]: r.id }) : undefined}
+        exportParams={() => ({ filter: { ...applied, ...permanent }, sort })}
+        onDeleted={() => onUnselectItems()}
+      />
+      <LeanTable
+        columns={columns}
+        rows={rows}
+        selectable
+        selectedIds={selectedIds}
+        onToggle={onToggleItem}
+        onSelect={onSelect}
+        sort={sort}
+        onSort={onSort}
+        currentId={current?.id ?? null}
+        onRowClick={(r) => setCurrent(r as RaRecord)}
+        onOpen={open}
+        rowActions={showRowActions ? rowActions : undefined}
+        onRowAction={onRowAction}
+        actionsLabel={translate('ui.actions')}
+        actionsWidth={actionsWidth}
+        // a requireFilter screen shows its columns and asks for a condition before any query
+        emptyText={!enabled ? translate('ui.searchFirst') : isPending ? '' : translate('ui.noData')}
+        rowNumberFrom={(page - 1) * perPage + 1}
+        accent={theme.palette.primary.main}
+      />
+      {enabled && <Pagination rowsPerPageOptions={pageSizes()} />}
+      {screen.related.length > 0 &&
+        enabled &&
+        (current ? (
+          screen.related.map((rel) => <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={current.id} />)
+        ) : (
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
+            {translate('ui.selectRowForDetails')}
+          </Typography>
+        ))}
+      {formRecord !== undefined && (
+        <RecordFormDialog
+          entity={entity}
+          fieldNames={screen.form}
+          record={formRecord ?? undefined}
+          canSave={formRecord ? mayButton(screen, 'edit', res, 'edit', formRecord) : mayButton(screen, 'add', res, 'create')}
+          onClose={() => setFormRecord(undefined)}
+        />
+      )}
+      {runner.element}
+      {files.element}
+    </>
+  );
+}
+

@@ -1,0 +1,70 @@
+/** The notice centre: active notices with their attachments; 'No Announcement!' when there is none. */
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AdminContext, memoryStore, testDataProvider, type GetListParams, type I18nProvider } from 'react-admin';
+import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
+import { metadata } from '../../../admin/src/generated/index.ts';
+import en from '../../../admin/src/generated/messages.en-US.json';
+import { createI18nProvider, preloadMessages } from '../../../admin/src/providers/i18nProvider.ts';
+import { setToken, setUser, type PortalUser } from '../../../admin/src/providers/storage.ts';
+import { ScreenPage } from '../../../admin/src/screens/index.tsx';
+import { resetBrowserState, supplierUser } from '../helpers.ts';
+
+const msg = en as Record<string, string>;
+const dashboard = metadata.screens.find((s) => s.component === 'NoticeCentre') as CompiledScreen;
+
+let i18n: I18nProvider;
+beforeAll(async () => {
+  await preloadMessages('en-US');
+  i18n = createI18nProvider('en-US');
+});
+beforeEach(() => {
+  setToken('t');
+  setUser({ ...supplierUser } as unknown as PortalUser);
+});
+afterEach(() => {
+  cleanup();
+  resetBrowserState();
+});
+
+function mount(notices: Record<string, unknown>[], attachments: Record<string, unknown>[]) {
+  const getList = vi.fn(async (res: string, p: GetListParams) => {
+    const rows = res === 'notices' ? notices : attachments.filter((a) => a.noticeId === p.filter.noticeId);
+    return { data: rows, total: rows.length };
+  });
+  const download = vi.fn(async () => ({ data: {} }));
+  const dataProvider = { ...testDataProvider({ getList: getList as never }), download, runAction: vi.fn(), upload: vi.fn(), exportList: vi.fn() };
+  render(
+    <AdminContext dataProvider={dataProvider} i18nProvider={i18n} store={memoryStore()}>
+      <ScreenPage screen={dashboard} />
+    </AdminContext>,
+  );
+  return { getList, download };
+}
+
+describe('NoticeCentre', () => {
+  it("says 'No Announcement!' when there is no active notice", async () => {
+    mount([], []);
+    expect(await screen.findByTestId('no-announcement')).toHaveTextContent(msg['message.noAnnouncement']);
+  });
+
+  it('lists active notices newest first; the open one shows its attachments with a download', async () => {
+    const notices = [
+      { id: 2, title: 'Second', content: 'Body two', status: '0', publishedAt: '2026-11-02T01:00:00Z', createdAt: '2026-11-02T01:00:00Z' },
+      { id: 1, title: 'First', content: 'Body one', status: '0', publishedAt: '2026-11-01T01:00:00Z', createdAt: '2026-11-01T01:00:00Z' },
+    ];
+    const attachments = [{ id: 7, noticeId: 2, fileName: 'plan.pdf', fileSize: 2048, uploader: '王芳', uploadedAt: '2026-11-02T02:00:00Z' }];
+    const { getList, download } = mount(notices, attachments);
+    const items = await screen.findAllByTestId('notice-item');
+    expect(items.map((i) => within(i).getByTestId('notice-title').textContent)).toEqual(['Second', 'First']);
+    const active = metadata.codeTables.noticeStatus.values.find((v) => v.key === 'active')!.code;
+    expect(getList.mock.calls.find(([r]) => r === 'notices')![1].filter).toEqual({ status: active });
+    const row = await within(items[0]).findByTestId('lean-row');
+    expect(row).toHaveTextContent('plan.pdf');
+    expect(row).toHaveTextContent('2.0 KB');
+    expect(row).toHaveTextContent('王芳');
+    for (const c of dashboard.related[0].columns) expect(within(items[0]).getByTestId(`lean-th-${c.field}`)).toHaveTextContent(msg[c.labelKey]);
+    fireEvent.click(within(row).getByTestId('lean-row-action-download'));
+    await waitFor(() => expect(download).toHaveBeenCalledWith('notice-attachments', 7));
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Page helpers for the generated screens (list, edit, show, dashboard), so the specs read as user
+ * steps. Selectors are the data-testid attributes admin/src/screens renders; expected texts come
+ * from the generated message bundles, so the tests follow the metadata.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { CompiledMetadata, CompiledScreen, Locale } from '../../../codegen/runtime/model.ts';
+import { login, loginPage } from './shell.ts';
+
+export const metadata = JSON.parse(readFileSync(resolve('admin/src/generated/metadata.json'), 'utf8')) as CompiledMetadata;
+const bundles: Partial<Record<Locale, Record<string, string>>> = {};
+
+/** The translation of a key, placeholders filled (polyglot's %{name}). */
+export function t(locale: Locale, key: string, args: Record<string, string | number> = {}): string {
+  bundles[locale] ??= JSON.parse(readFileSync(resolve(`admin/src/generated/messages.${locale}.json`), 'utf8')) as Record<string, string>;
+  const text = bundles[locale]![key] ?? key;
+  return text.replace(/%\{(\w+)\}/g, (_, k: string) => String(args[k] ?? ''));
+}
+
+export const screenNamed = (name: string): CompiledScreen => {
+  const s = metadata.screens.find((x) => x.name === name);
+  if (!s) throw new Error(`no screen ${name}`);
+  return s;
+};
+
+/** The screens the generic renderer draws (the shell draws login, errors and redirects). */
+export const renderedScreens = (): CompiledScreen[] => metadata.screens.filter((s) => ['list', 'edit', 'show', 'dashboard', 'custom'].includes(s.kind));
+
+/** Logs in with the login page's language choice, then waits for the dashboard. */
+export async function loginIn(page: Page, user: string, locale: Locale): Promise<void> {
+  await loginPage.open(page);
+  await loginPage.chooseLanguage(page, locale);
+  await loginPage.submit(page, user);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('layout')).toBeVisible();
+}
+export { login };
+
+export const screen = {
+  root: (page: Page, name: string): Locator => page.getByTestId(`screen-${name}`),
+  title: (page: Page): Locator => page.getByTestId('screen-title'),
+  table: (page: Page): Locator => page.getByTestId('lean-table').first(),
+  header: (page: Page, field: string): Locator => page.getByTestId('lean-table').first().getByTestId(`lean-th-${field}`),
+  rows: (page: Page): Locator => page.getByTestId('lean-table').first().getByTestId('lean-row'),
+  row: (page: Page, id: string | number): Locator => page.getByTestId('lean-table').first().locator(`[data-testid="lean-row"][data-id="${id}"]`),
+  button: (page: Page, name: string): Locator => page.getByTestId(`btn-${name}`),
+  filter: (page: Page, key: string): Locator => page.getByTestId(`filter-${key}`),
+  dialog: (page: Page, action: string): Locator => page.getByTestId(`action-dialog-${action}`),
+};
+
+/** Expects react-admin's notification with this text, then closes it (the next one queues behind it). */
+export async function expectNotification(page: Page, text: string): Promise<void> {
+  const note = page.locator('.MuiSnackbar-root').filter({ hasText: text });
+  await expect(note).toBeVisible();
+  await note.getByTestId('notification-close').click();
+  await expect(note).toBeHidden();
+}
+
+/** Opens a screen by its path and waits for its heading. */
+export async function openScreen(page: Page, s: CompiledScreen, locale: Locale, search = ''): Promise<void> {
+  await page.goto(`${s.path}${search}`);
+  await expect(screen.root(page, s.name)).toBeVisible();
+  await expect(screen.title(page)).toHaveText(t(locale, s.titleKey));
+}
+
+/** Chooses a file in the browser's file picker opened by `button`. */
+export async function chooseFile(page: Page, button: Locator, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await button.click();
+  await (await chooser).setFiles(file);
+}
+
+/** A tiny but real PDF (the server checks the content's magic bytes). */
+export const samplePdf = (name = 'notice-attachment.pdf') => ({
+  name,
+  mimeType: 'application/pdf',
+  buffer: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+});
+
+/** Confirms react-admin's <Confirm> dialog (its confirm button is the last one). */
+export async function confirmDialog(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog').last();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button').last().click();
+  await expect(dialog).toBeHidden();
+}

@@ -1,0 +1,246 @@
+/**
+ * The generated screens in a real browser against the real server (fresh demo database):
+ * every screen route in both languages with its translated title and columns; the notice input
+ * and the notice centre end to end (attachment upload, overwrite question, download); action
+ * dialogs generated from metadata with the server's validation rules; the search-condition rule;
+ * a 500-row page.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import type { CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
+import { logout } from './pages/shell.ts';
+import {
+  metadata,
+  chooseFile,
+  confirmDialog,
+  expectNotification,
+  loginIn,
+  openScreen,
+  renderedScreens,
+  samplePdf,
+  screen,
+  screenNamed,
+  t,
+} from './pages/screens.ts';
+
+const LOCALES: Locale[] = ['zh-CN', 'en-US'];
+/** react-admin's yes label (ra.boolean.true) in the shell's dictionaries */
+const YES: Record<Locale, string> = { 'zh-CN': '是', 'en-US': 'Yes' };
+/** who opens a screen: role sys -> the supplier administrator, otherwise a supplier */
+const userFor = (s: CompiledScreen): string => (s.roles.includes('sys') ? 'supadmin' : 'sup01');
+
+/** Asserts the title and the translated labels of what the screen shows. */
+async function checkScreen(page: Page, s: CompiledScreen, locale: Locale): Promise<void> {
+  if (s.kind === 'show') {
+    // a show screen needs a record: open it from its list like a user
+    const list = screenNamed(s.listScreen!);
+    await openScreen(page, list, locale);
+    await screen.rows(page).first().locator('[data-role="open"]').click();
+    await expect(page).toHaveURL(new RegExp(`${s.path.replace(/\//g, '\\/')}\\?id=`));
+    await expect(screen.title(page)).toHaveText(t(locale, s.titleKey));
+    for (const c of s.columns) await expect(page.getByTestId(`detail-${c.field}`)).toContainText(t(locale, c.labelKey));
+    for (const r of s.related) await expect(page.getByTestId(`related-table-${r.resource}`)).toBeVisible();
+    return;
+  }
+  await openScreen(page, s, locale);
+  if (s.kind === 'list') {
+    for (const c of s.columns) await expect(screen.header(page, c.field)).toHaveText(t(locale, c.labelKey));
+    for (const tab of s.tabs) await expect(page.getByTestId(`tab-${tab.key}`)).toHaveText(t(locale, tab.titleKey));
+  } else if (s.kind === 'edit') {
+    for (const f of s.form) {
+      const entity = metadata.entities[metadata.resources[s.resource!]];
+      await expect(page.getByTestId(`input-${f}`).first()).toContainText(t(locale, entity.fields[f].labelKey));
+    }
+  } else if (s.component === 'NoticeCentre') {
+    await expect(page.getByTestId('notice-centre')).toBeVisible();
+  }
+}
+
+
+for (const locale of LOCALES) {
+  test(`every screen route shows its translated title and columns (${locale})`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const byUser = new Map<string, CompiledScreen[]>();
+    for (const s of renderedScreens()) byUser.set(userFor(s), [...(byUser.get(userFor(s)) ?? []), s]);
+    for (const [user, screens] of byUser) {
+      await loginIn(page, user, locale);
+      for (const s of screens) await test.step(`${s.path} as ${user}`, () => checkScreen(page, s, locale));
+      await logout(page);
+    }
+  });
+}
+
+test('a notice published by the supplier admin reaches a supplier with its attachment', async ({ page }) => {
+  test.setTimeout(120_000);
+  const locale: Locale = 'en-US';
+  const title = `Notice ${Date.now()}`;
+  const noticeList = screenNamed('noticeList');
+  const noticeEdit = screenNamed('noticeEdit');
+  const file = samplePdf('supply-plan.pdf');
+
+  await loginIn(page, 'supadmin', locale);
+  await openScreen(page, noticeList, locale);
+  await screen.button(page, 'add').click();
+  await expect(screen.title(page)).toHaveText(t(locale, noticeEdit.titleKey));
+  // the browser refuses what the server would refuse, in place
+  await screen.button(page, 'save').click();
+  await expect(page.getByTestId('input-title')).toContainText(t(locale, 'validation.required'));
+  await page.getByTestId('input-title').locator('input').fill(title);
+  await page.getByTestId('input-content').locator('textarea').first().fill('Please confirm the plan.\nSecond line.');
+  await screen.button(page, 'save').click();
+  await expectNotification(page, t(locale, 'message.saveSuccess'));
+  await expect(page).toHaveURL(/\/notice\/edit\?id=\d+/);
+
+  // attachment: upload, then the same name again -> the overwrite question -> overwrite
+  const attachments = page.getByTestId('related-table-notice-attachments');
+  await chooseFile(page, page.getByTestId('btn-upload-notice-attachments'), file);
+  await expect(attachments.getByTestId('lean-row')).toHaveCount(1);
+  await expect(attachments.getByTestId('lean-row')).toContainText(file.name);
+  await expectNotification(page, t(locale, 'message.uploadSuccess'));
+  await chooseFile(page, page.getByTestId('btn-upload-notice-attachments'), file);
+  const question = page.getByRole('dialog').filter({ hasText: t(locale, 'error.fileExists') });
+  await expect(question).toBeVisible();
+  await question.getByRole('button', { name: t(locale, 'message.overwriteFile') }).click();
+  await expectNotification(page, t(locale, 'message.uploadSuccess'));
+  await expect(attachments.getByTestId('lean-row')).toHaveCount(1);
+  const download = page.waitForEvent('download');
+  await attachments.getByTestId('lean-row-action-download').click();
+  expect((await download).suggestedFilename()).toBe(file.name);
+
+  // repeal (asks first), then activate again
+  await screen.button(page, 'repeal').click();
+  await confirmDialog(page);
+  await expect(screen.button(page, 'activate')).toBeVisible();
+  await expect(screen.button(page, 'repeal')).toHaveCount(0);
+  await screen.button(page, 'activate').click();
+  await expect(screen.button(page, 'repeal')).toBeVisible();
+
+  // back to the list; the title search finds it
+  await screen.button(page, 'back').click();
+  await expect(screen.title(page)).toHaveText(t(locale, noticeList.titleKey));
+  await screen.filter(page, 'title_like').fill(title);
+  await screen.button(page, 'search').click();
+  await expect(screen.rows(page)).toHaveCount(1);
+  await expect(screen.rows(page).first()).toContainText(title);
+  await logout(page);
+
+  // a supplier reads it in the notice centre and downloads the attachment
+  await loginIn(page, 'sup01', locale);
+  const item = page.getByTestId('notice-item').filter({ hasText: title });
+  await expect(item).toBeVisible();
+  const summary = item.getByRole('button').first();
+  if ((await summary.getAttribute('aria-expanded')) !== 'true') await summary.click();
+  await expect(item.getByTestId('notice-content')).toContainText('Please confirm the plan.');
+  const row = item.getByTestId('lean-row');
+  await expect(row).toContainText(file.name);
+  await expect(row).toContainText('B'); // size
+  const supplierDownload = page.waitForEvent('download');
+  await row.getByTestId('lean-row-action-download').click();
+  const got = await supplierDownload;
+  expect(got.suggestedFilename()).toBe(file.name);
+});
+
+test('discard: a deleted notice is hidden unless "including deleted" is ticked', async ({ page }) => {
+  const locale: Locale = 'zh-CN';
+  const title = `待删除公告 ${Date.now()}`;
+  await loginIn(page, 'supadmin', locale);
+  await openScreen(page, screenNamed('noticeList'), locale);
+  await screen.button(page, 'add').click();
+  await page.getByTestId('input-title').locator('input').fill(title);
+  await page.getByTestId('input-content').locator('textarea').first().fill('内容');
+  await screen.button(page, 'save').click();
+  await expect(page).toHaveURL(/id=\d+/);
+  const id = new URL(page.url()).searchParams.get('id')!;
+  await screen.button(page, 'back').click();
+  await screen.row(page, id).getByRole('checkbox').check();
+  await screen.button(page, 'delete').click();
+  await confirmDialog(page);
+  await expectNotification(page, t(locale, 'message.deleteSuccess'));
+  await expect(screen.row(page, id)).toHaveCount(0);
+  await screen.filter(page, 'includeDeleted').check();
+  await screen.button(page, 'search').click();
+  await expect(screen.row(page, id).locator('td').nth(5)).toHaveText(YES[locale]);
+});
+
+test('order confirm: the action dialog validates like the server, then confirms', async ({ page }) => {
+  const locale: Locale = 'zh-CN';
+  await loginIn(page, 'sup01', locale);
+  await openScreen(page, screenNamed('orderConfirm'), locale);
+  const first = screen.rows(page).first();
+  const id = await first.getAttribute('data-id');
+  await first.getByTestId('lean-row-action-confirm').click();
+  const dialog = screen.dialog(page, 'confirm');
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId('action-submit').click();
+  await expect(dialog.getByTestId('input-thisShipmentQty')).toContainText(t(locale, 'validation.required'));
+  await dialog.getByTestId('input-thisShipmentQty').locator('input').fill('0');
+  await dialog.getByTestId('action-submit').click();
+  await expect(dialog.getByTestId('input-thisShipmentQty')).toContainText(t(locale, 'rule.positiveInteger'));
+  await dialog.getByTestId('input-thisShipmentQty').locator('input').fill('5');
+  await dialog.getByTestId('action-submit').click();
+  await expectNotification(page, t(locale, 'message.confirmSuccess'));
+  // the list holds released lines only: the confirmed one is gone
+  await expect(screen.row(page, id!)).toHaveCount(0);
+});
+
+for (const name of ['orderShip', 'dfsOrderShip']) {
+  test(`${name}: ship asks for the quantity and ships`, async ({ page }) => {
+    const locale: Locale = 'en-US';
+    const s = screenNamed(name);
+    await loginIn(page, 'sup01', locale);
+    await openScreen(page, s, locale);
+    // a row whose state allows shipping carries the row's ship button
+    const first = screen.rows(page).filter({ has: page.getByTestId('lean-row-action-ship') }).first();
+    await expect(first).toBeVisible();
+    await first.getByRole('checkbox').check();
+    await screen.button(page, 'ship').click();
+    const dialog = screen.dialog(page, 'ship');
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByTestId('action-confirm-question')).toHaveText(t(locale, 'message.confirmAction'));
+    await dialog.getByTestId('input-shipQty').locator('input').fill('-1');
+    await dialog.getByTestId('action-submit').click();
+    await expect(dialog.getByTestId('input-shipQty')).toContainText(t(locale, 'rule.positiveInteger'));
+    await dialog.getByTestId('input-shipQty').locator('input').fill('1');
+    await dialog.getByTestId('action-submit').click();
+    await expectNotification(page, t(locale, 'message.shipSuccess'));
+  });
+}
+
+test('a screen that needs a search condition refuses an empty search, then lists 500 rows a page', async ({ page }) => {
+  const locale: Locale = 'en-US';
+  const s = screenNamed('orderSearch');
+  await loginIn(page, 'sup01', locale);
+  await openScreen(page, s, locale);
+  await expect(page.getByTestId('lean-empty')).toHaveText(t(locale, 'ui.searchFirst'));
+  await screen.button(page, 'search').click();
+  await expectNotification(page, t(locale, 'error.searchConditionRequired'));
+
+  // every order number contains "P": the supplier's whole order book, more than one page
+  const listed = page.waitForResponse((r) => r.url().includes('/api/orders?') && r.status() === 200);
+  await screen.filter(page, 'orderNo_like').fill('P');
+  await screen.button(page, 'search').click();
+  const res = await listed;
+  const total = Number((res.headers()['content-range'] ?? '').split('/').pop());
+  expect(total).toBeGreaterThan(500);
+  await expect(screen.table(page)).toHaveAttribute('data-row-count', '500');
+  await expect(page.getByText(/1-500/)).toBeVisible();
+  // the table windows its rows: the DOM holds the visible ones, scrolling brings the rest
+  expect(await screen.rows(page).count()).toBeLessThan(120);
+  await screen.table(page).evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  await expect(screen.table(page).locator('[data-testid="lean-row"][data-index="499"]')).toBeVisible();
+});
+
+test('export downloads the list as Excel; tabs filter the rows', async ({ page }) => {
+  const locale: Locale = 'zh-CN';
+  const s = screenNamed('consultingList');
+  await loginIn(page, 'sup01', locale);
+  await openScreen(page, s, locale);
+  const settled = s.tabs.find((tab) => tab.key === 'settled')!;
+  await page.getByTestId(`tab-${settled.key}`).click();
+  const status = String(settled.filter.status);
+  await expect(screen.rows(page).first()).toContainText(t(locale, `code.settlementLineStatus.${status}`));
+  const download = page.waitForEvent('download');
+  await screen.button(page, 'export').click();
+  expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+});
