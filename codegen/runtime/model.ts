@@ -44,7 +44,7 @@ export interface CompiledField {
   /** id, version and audit columns the engine adds itself */
   system: boolean;
   autoNumber?: { prefix: string; digits: number };
-  sessionDefault?: 'userId' | 'userName' | 'supplierCode' | 'supplierName' | 'warehouseCode';
+  sessionDefault?: 'userId' | 'userName' | 'supplierCode' | 'supplierName' | 'warehouseCode' | 'now';
 }
 
 /** Row condition of a grant: field -> allowed stored values */

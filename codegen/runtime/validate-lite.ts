@@ -14,14 +14,13 @@
  *      custom keywords (notBlank, maxBytes, maxDecimals, notBeforeToday) last in their group.
  * tests/codegen/validate-lite.test.ts checks the two agree on random input (fast-check).
  */
-import type { FieldError, FieldErrors } from './validation.ts';
+import { fieldErrorOf, type FieldError, type FieldErrors, type KeywordFailure, type RuleCatalogue } from './error-keys.ts';
 import type { CompiledRule } from './model.ts';
 import type { JsonSchema } from './field-schema.ts';
 
-export type { FieldError, FieldErrors };
+export type { FieldError, FieldErrors, RuleCatalogue };
 
 /** The compiled rules the `$comment: "rule:<name>"` tags point at (only messageKey and params matter). */
-export type RuleCatalogue = Record<string, Pick<CompiledRule, 'messageKey' | 'params'>>;
 
 /** "Today" for notBeforeToday: UTC like the server's default; tests pin it with setLiteToday. */
 let todayProvider = (): string => new Date().toISOString().slice(0, 10);
@@ -117,17 +116,7 @@ function regex(p: string): RegExp {
 
 // ---- evaluation ----
 /** An error as ajv would report it, reduced to what SchemaValidator's mapping reads. */
-interface RawError {
-  field: string;
-  keyword: string;
-  /** the allOf index when the error comes from inside a top-level property's allOf */
-  ruleIndex?: number;
-  limit?: number;
-  schemaValue?: unknown;
-  typeName?: string;
-  missing?: string;
-  additional?: string;
-}
+type RawError = KeywordFailure;
 
 interface Ctx {
   field: string;
@@ -282,47 +271,6 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return a !== a && b !== b; // NaN equals NaN for fast-deep-equal
 }
 
-/** SchemaValidator's mapError, over our raw errors */
-function mapError(e: RawError, schema: JsonSchema, rules: RuleCatalogue): [string, FieldError] {
-  if (e.keyword === 'required') return [String(e.missing), { key: 'validation.required' }];
-  if (e.keyword === 'additionalProperties') return [String(e.additional), { key: 'validation.unknownField' }];
-  const field = e.field;
-  if (e.ruleIndex !== undefined) {
-    const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    const fragment = (props[field]?.allOf as JsonSchema[] | undefined)?.[e.ruleIndex];
-    const rule = rules[String(fragment?.$comment ?? '').replace(/^rule:/, '')];
-    if (rule) return [field, { key: rule.messageKey, ...(Object.keys(rule.params).length ? { args: rule.params } : {}) }];
-  }
-  switch (e.keyword) {
-    case 'notBlank':
-      return [field, { key: 'validation.required' }];
-    case 'maxLength':
-      return [field, { key: 'validation.maxLength', args: { max: Number(e.limit) } }];
-    case 'minLength':
-      return [field, { key: 'validation.minLength', args: { min: Number(e.limit) } }];
-    case 'maxBytes':
-      return [field, { key: 'validation.maxBytes', args: { max: Number(e.schemaValue) } }];
-    case 'minimum':
-    case 'exclusiveMinimum':
-      return [field, { key: 'validation.minimum', args: { min: Number(e.limit) } }];
-    case 'maximum':
-    case 'exclusiveMaximum':
-      return [field, { key: 'validation.maximum', args: { max: Number(e.limit) } }];
-    case 'maxDecimals':
-      return [field, { key: 'validation.decimals', args: { digits: Number(e.schemaValue) } }];
-    case 'enum':
-      return [field, { key: 'validation.code' }];
-    case 'format':
-      return [field, { key: e.typeName === 'date' ? 'validation.date' : e.typeName === 'date-time' ? 'validation.datetime' : 'validation.invalid' }];
-    case 'type': {
-      const t = String(e.typeName).split(',')[0];
-      return [field, { key: t === 'integer' ? 'validation.integer' : t === 'number' ? 'validation.number' : t === 'boolean' ? 'validation.boolean' : 'validation.string' }];
-    }
-    default:
-      return [field, { key: 'validation.invalid' }];
-  }
-}
-
 /** Validates `data` against one generated schema: null when valid, else the first error of each field. */
 export function validateLite(schema: JsonSchema, data: unknown, rules: RuleCatalogue): FieldErrors | null {
   const raw: RawError[] = [];
@@ -330,7 +278,7 @@ export function validateLite(schema: JsonSchema, data: unknown, rules: RuleCatal
   if (!raw.length) return null;
   const out: FieldErrors = {};
   for (const e of raw) {
-    const [field, fe] = mapError(e, schema, rules);
+    const [field, fe] = fieldErrorOf(e, schema, rules);
     // same precedence rule as SchemaValidator (including its use of `in`)
     if (!(field in out)) out[field] = fe;
   }

@@ -7,12 +7,9 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { CompiledMetadata } from './model.ts';
 import type { JsonSchema } from './field-schema.ts';
+import { fieldErrorOf, type FieldError, type FieldErrors, type KeywordFailure } from './error-keys.ts';
 
-export interface FieldError {
-  key: string;
-  args?: Record<string, string | number>;
-}
-export type FieldErrors = Record<string, FieldError>;
+export type { FieldError, FieldErrors };
 
 /** The server's "today" for notBeforeToday; tests may pin it. */
 let todayProvider = (): string => new Date().toISOString().slice(0, 10);
@@ -30,7 +27,8 @@ const decimals = (n: number): number => {
 };
 
 export function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false });
+  // verbose: errors carry the failing keyword's schema value (maxBytes, maxDecimals placeholders)
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false });
   (addFormats as unknown as (a: Ajv, f: string[]) => void)(ajv, ['date', 'date-time', 'email']);
   ajv.addKeyword({ keyword: 'notBlank', type: 'string', schemaType: 'boolean', validate: (on: boolean, v: string) => !on || v.trim().length > 0 });
   ajv.addKeyword({ keyword: 'maxBytes', type: 'string', schemaType: 'number', validate: (max: number, v: string) => utf8Length(v) <= max });
@@ -39,49 +37,20 @@ export function createAjv(): Ajv {
   return ajv;
 }
 
-/** Maps one ajv error to the field it concerns and a message key. */
-function mapError(e: ErrorObject, schema: JsonSchema, meta: CompiledMetadata): [string, FieldError] {
+/** An ajv error in the shape both validators share (see error-keys.ts). */
+function failureOf(e: ErrorObject): KeywordFailure {
   const p = e.params as Record<string, unknown>;
-  if (e.keyword === 'required') return [String(p.missingProperty), { key: 'validation.required' }];
-  if (e.keyword === 'additionalProperties') return [String(p.additionalProperty), { key: 'validation.unknownField' }];
-  const field = e.instancePath.split('/')[1] ?? '';
-  // a failure inside a named rule carries the rule's own message
   const m = /\/properties\/[^/]+\/allOf\/(\d+)\//.exec(e.schemaPath);
-  if (m) {
-    const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    const fragment = (props[field]?.allOf as JsonSchema[] | undefined)?.[Number(m[1])];
-    const ruleName = String(fragment?.$comment ?? '').replace(/^rule:/, '');
-    const rule = meta.rules[ruleName];
-    if (rule) return [field, { key: rule.messageKey, ...(Object.keys(rule.params).length ? { args: rule.params } : {}) }];
-  }
-  switch (e.keyword) {
-    case 'notBlank':
-      return [field, { key: 'validation.required' }];
-    case 'maxLength':
-      return [field, { key: 'validation.maxLength', args: { max: Number(p.limit) } }];
-    case 'minLength':
-      return [field, { key: 'validation.minLength', args: { min: Number(p.limit) } }];
-    case 'maxBytes':
-      return [field, { key: 'validation.maxBytes', args: { max: Number(e.schema) } }];
-    case 'minimum':
-    case 'exclusiveMinimum':
-      return [field, { key: 'validation.minimum', args: { min: Number(p.limit) } }];
-    case 'maximum':
-    case 'exclusiveMaximum':
-      return [field, { key: 'validation.maximum', args: { max: Number(p.limit) } }];
-    case 'maxDecimals':
-      return [field, { key: 'validation.decimals', args: { digits: Number(e.schema) } }];
-    case 'enum':
-      return [field, { key: 'validation.code' }];
-    case 'format':
-      return [field, { key: p.format === 'date' ? 'validation.date' : p.format === 'date-time' ? 'validation.datetime' : 'validation.invalid' }];
-    case 'type': {
-      const t = String(p.type).split(',')[0];
-      return [field, { key: t === 'integer' ? 'validation.integer' : t === 'number' ? 'validation.number' : t === 'boolean' ? 'validation.boolean' : 'validation.string' }];
-    }
-    default:
-      return [field, { key: 'validation.invalid' }];
-  }
+  return {
+    field: e.instancePath.split('/')[1] ?? '',
+    keyword: e.keyword,
+    ...(m ? { ruleIndex: Number(m[1]) } : {}),
+    ...(p.limit !== undefined ? { limit: Number(p.limit) } : {}),
+    schemaValue: e.schema,
+    typeName: String(e.keyword === 'format' ? p.format : p.type),
+    ...(p.missingProperty !== undefined ? { missing: String(p.missingProperty) } : {}),
+    ...(p.additionalProperty !== undefined ? { additional: String(p.additionalProperty) } : {}),
+  };
 }
 
 export class SchemaValidator {
@@ -99,7 +68,7 @@ export class SchemaValidator {
     if (fn(data)) return null;
     const out: FieldErrors = {};
     for (const e of fn.errors ?? []) {
-      const [field, fe] = mapError(e, schema, this.meta);
+      const [field, fe] = fieldErrorOf(failureOf(e), schema, this.meta.rules);
       // the type error of a field explains more than the nested keyword errors that follow it
       if (!(field in out)) out[field] = fe;
     }

@@ -33,6 +33,33 @@ export interface ListResult { records: Rec[]; total: number; start: number; end:
 export interface ListStatements { page: SqlPart; count: SqlPart; start: number; end: number }
 export interface ActionResult { records: Rec[]; file?: FileResult; result?: unknown }
 
+/**
+ * The rows of a list page as records. better-sqlite3 builds a row object in C++ one property at a
+ * time, which for a 500-row page of 30 columns costs as much as running the query; rows fetched as
+ * arrays and copied into objects by a plain loop (one property order, so one hidden class) take
+ * about half the time in all (tests/bench/RESULTS.md). Raw mode sticks to a statement, so these
+ * statements are cached apart from Engine.prepare's.
+ */
+const pageStatements = new WeakMap<DB, Map<string, { stmt: Statement<unknown[], unknown[]>; columns: string[] }>>();
+function pageRows(db: DB, sql: string, params: unknown[]): Rec[] {
+  let cache = pageStatements.get(db);
+  if (!cache) pageStatements.set(db, (cache = new Map()));
+  let hit = cache.get(sql);
+  if (!hit) {
+    const stmt = db.prepare<unknown[], unknown[]>(sql).raw(true);
+    hit = { stmt, columns: stmt.columns().map((c) => c.name) };
+    if (cache.size > 2000) cache.clear();
+    cache.set(sql, hit);
+  }
+  const columns = hit.columns;
+  const n = columns.length;
+  return hit.stmt.all(...params).map((a) => {
+    const r: Rec = {};
+    for (let i = 0; i < n; i++) r[columns[i]] = a[i];
+    return r;
+  });
+}
+
 export class Engine {
   readonly validator: SchemaValidator;
   private readonly stmtCache = new Map<string, Statement<unknown[], unknown>>();
@@ -111,7 +138,7 @@ export class Engine {
    */
   list(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): ListResult {
     const st = this.listStatements(p, e, query, op, fixed);
-    const rows = this.prepare(st.page.sql).all(...st.page.params) as Rec[];
+    const rows = pageRows(this.db, st.page.sql, st.page.params);
     for (const r of rows) toRecord(e, r);
     let total: number;
     let totalIsLowerBound = false;
@@ -307,7 +334,7 @@ export class Engine {
   /** Values a new row takes from the session and from number series (metadata: sessionDefault, autoNumber). */
   private generatedValues(e: CompiledEntity, p: Principal, now: string, given: Rec): Rec {
     const out: Rec = {};
-    const session: Record<string, unknown> = { userId: p.userId, userName: p.name, supplierCode: p.supplierCode ?? p.departmentId, supplierName: p.departmentName, warehouseCode: p.warehouse };
+    const session: Record<string, unknown> = { userId: p.userId, userName: p.name, supplierCode: p.supplierCode ?? p.departmentId, supplierName: p.departmentName, warehouseCode: p.warehouse, now };
     for (const n of e.fieldOrder) {
       const f = e.fields[n];
       if (given[n] !== undefined && given[n] !== null) continue;

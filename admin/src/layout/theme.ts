@@ -24,7 +24,8 @@ export function buildTheme(primary: string): RaThemeOptions {
       fontSize: 13,
     },
     components: {
-      MuiButton: { defaultProps: { size: 'small' } },
+      // sentence case: English labels read as written in the catalogues, not in capitals
+      MuiButton: { defaultProps: { size: 'small' }, styleOverrides: { root: { textTransform: 'none' } } },
       MuiIconButton: { defaultProps: { size: 'small' } },
       MuiTable: { defaultProps: { size: 'small' } },
     },
