@@ -136,6 +136,9 @@ test.describe('navigation rules', () => {
   test('a dead token on page load: the message, the token reset, to login with the target', async ({ page }) => {
     await login(page, 'sup01');
     await openViaMenu(page, '/orderShip/list');
+    // the page must have finished loading: a list call still in flight would meet the revoked
+    // token too and raise the dialog before the navigation below (seen on a loaded machine)
+    await expect(page.getByTestId('lean-row').first()).toBeVisible();
     const token = await tokenOf(page);
     await page.request.post('/connect/logout', { headers: { Authorization: `Bearer ${token}` } });
     await page.reload();
@@ -368,6 +371,9 @@ test.describe('session dialogs', () => {
   test('a revoked token brings one login-timeout dialog; cancel stays, re-login goes to login and back', async ({ page }) => {
     await login(page, 'sup01');
     await openViaMenu(page, '/orderShip/list');
+    // the page must have finished loading: a list call still in flight would meet the revoked
+    // token too and raise the dialog before the navigation below (seen on a loaded machine)
+    await expect(page.getByTestId('lean-row').first()).toBeVisible();
     const token = await tokenOf(page);
     const r = await page.request.post('/connect/logout', { headers: { Authorization: `Bearer ${token}` } });
     expect(r.status()).toBe(200);
