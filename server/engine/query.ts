@@ -71,6 +71,19 @@ function filterValue(e: CompiledEntity, f: CompiledField, v: unknown, key: strin
   }
 }
 
+/**
+ * A range filter as the SQLite planner should weigh it. The database keeps no statistics, so the
+ * planner takes every range for a narrow one: it would seek the range on a date index and then
+ * sort every row in it, which for "this year" of a million order lines means sorting 800,000 rows
+ * (a second or more) to send 500. Telling it that a range keeps most rows (likelihood 0.9) makes it
+ * walk the index of the page's sort order instead and check the range in that index (the sort
+ * indexes carry the filter columns), which stops after one page: a few ms for a wide range, at
+ * worst one pass over the index for a range that matches almost nothing. When the range is on the
+ * sort column itself the walk still seeks it. likelihood() only changes the estimate, never the
+ * result; PostgreSQL keeps per-value statistics and needs no such hint.
+ */
+const broadRange = (condition: string): string => (d.name === 'sqlite' ? `likelihood(${condition}, 0.9)` : condition);
+
 export function parseFilter(meta: CompiledMetadata, e: CompiledEntity, filter: unknown, alias = 'a'): { where: SqlPart; includeDeleted: boolean } {
   const parts: string[] = [];
   const params: unknown[] = [];
@@ -105,7 +118,7 @@ export function parseFilter(meta: CompiledMetadata, e: CompiledEntity, filter: u
       params.push(likePattern(String(filterValue(e, f, value, key))));
     } else if (suffix === '_gte' || suffix === '_lte') {
       if (!ops.includes('range')) throw badRequest('error.unknownFilter', { field: key });
-      parts.push(`${col(f)} ${suffix === '_gte' ? '>=' : '<='} ?`);
+      parts.push(broadRange(`${col(f)} ${suffix === '_gte' ? '>=' : '<='} ?`));
       let v = filterValue(e, f, value, key);
       // an end date includes the whole day of a datetime column
       if (suffix === '_lte' && f.type === 'datetime' && typeof v === 'string' && v.length === 10) v = `${v}T23:59:59.999Z`;

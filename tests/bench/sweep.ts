@@ -1,0 +1,140 @@
+/**
+ * Plan and timing of every list query the metadata declares (tests/bench/list-cases.ts), run
+ * through the engine's own SQL (Engine.listStatements) for a supplier and an internal user.
+ * The index-coverage test uses `planProblems` on a small database; the bench times every case on
+ * the large one and reports the slowest.
+ */
+import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
+import type { DB } from '../../server/db/open.ts';
+import type { Engine } from '../../server/engine/engine.ts';
+import type { Principal } from '../../server/engine/principal.ts';
+import { AppError } from '../../server/engine/errors.ts';
+import type { ListCase } from './list-cases.ts';
+
+export interface PlannedCase {
+  case: ListCase;
+  principal: string;
+  page: { sql: string; params: unknown[]; plan: string[] };
+  count: { sql: string; params: unknown[]; plan: string[] };
+}
+
+export function explain(db: DB, sql: string, params: unknown[]): string[] {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+}
+
+/** The statements and plans of each case for each principal that may read the resource. */
+export function planCases(engine: Engine, cases: ListCase[], principals: Record<string, Principal>): PlannedCase[] {
+  const out: PlannedCase[] = [];
+  for (const c of cases) {
+    const e = engine.entityOf(c.resource);
+    for (const [name, p] of Object.entries(principals)) {
+      let st;
+      try {
+        st = engine.listStatements(p, e, c.query);
+      } catch (err) {
+        if (err instanceof AppError && (err.statusCode === 403 || err.statusCode === 401)) continue; // this profile may not read it
+        throw err;
+      }
+      out.push({
+        case: c,
+        principal: name,
+        page: { ...st.page, plan: explain(engine.db, st.page.sql, st.page.params) },
+        count: { ...st.count, plan: explain(engine.db, st.count.sql, st.count.params) },
+      });
+    }
+  }
+  return out;
+}
+
+/** Tables large enough that reading them whole is a problem: rows per unit of seed scale. */
+export function largeTables(db: DB, meta: CompiledMetadata, scale: number, minRowsPerScale = 50): Set<string> {
+  const out = new Set<string>();
+  for (const e of Object.values(meta.entities)) {
+    const n = (db.prepare(`SELECT COUNT(*) AS n FROM "${e.table}"`).get() as { n: number }).n;
+    if (n / scale >= minRowsPerScale) out.add(e.table);
+  }
+  return out;
+}
+
+/**
+ * What is wrong with a planned case, judged from EXPLAIN QUERY PLAN alone:
+ *  - a full-table scan (`SCAN a`, no index) of a large table, in the page or in the count;
+ *  - a page that sorts every row in scope (`USE TEMP B-TREE FOR ORDER BY`) although the user set
+ *    no filter that an index seeks on: the sort must come from an index walked in order, which
+ *    stops after one page. (`... FOR LAST TERM OF ORDER BY` only orders ties of the sort column.)
+ */
+export function planProblems(pc: PlannedCase, large: Set<string>, tableOf: (resource: string) => string): string[] {
+  const problems: string[] = [];
+  if (!large.has(tableOf(pc.case.resource))) return problems;
+  for (const [what, plan] of [['page', pc.page.plan], ['count', pc.count.plan]] as const) {
+    for (const line of plan) if (/^SCAN a$/.test(line) || /^SCAN a (?!USING)/.test(line)) problems.push(`${what}: full table scan (${line})`);
+  }
+  const sorts = pc.page.plan.some((l) => l === 'USE TEMP B-TREE FOR ORDER BY');
+  if (sorts) {
+    const field = pc.case.field;
+    const seeks = pc.case.kind === 'filter' && pc.case.op !== 'contains' && field !== undefined && seeksOn(pc.page.plan, field);
+    if (!seeks && pc.case.kind !== 'related') problems.push(`page: sorts every row in scope (${pc.page.plan.join(' | ')})`);
+  }
+  return problems;
+}
+
+/** Whether a plan's index search constrains `field` (its column name in snake case). */
+function seeksOn(plan: string[], field: string): boolean {
+  const col = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return plan.some((l) => l.startsWith('SEARCH a') && new RegExp(`\\(.*\\b${col}[=><]`).test(l));
+}
+
+export interface TimedCase {
+  label: string;
+  principal: string;
+  /** best of the runs, ms */
+  pageMs: number;
+  countMs: number;
+  /** what list() would run: the page, then the count only when the page is full */
+  listMs: number;
+  rows: number;
+  total: number;
+  totalIsLowerBound: boolean;
+  pagePlan: string;
+  countPlan: string;
+}
+
+/** Times each planned case with the engine itself (list() = page + bounded count when needed). */
+export function timeCases(engine: Engine, planned: PlannedCase[], principals: Record<string, Principal>, runs = 2): TimedCase[] {
+  const out: TimedCase[] = [];
+  for (const pc of planned) {
+    const e = engine.entityOf(pc.case.resource);
+    const page = engine.db.prepare(pc.page.sql);
+    const count = engine.db.prepare(pc.count.sql);
+    let pageMs = Infinity;
+    let countMs = Infinity;
+    let listMs = Infinity;
+    let r: ReturnType<Engine['list']> | undefined;
+    for (let i = 0; i < runs; i++) {
+      let t = performance.now();
+      page.all(...pc.page.params);
+      pageMs = Math.min(pageMs, performance.now() - t);
+      t = performance.now();
+      count.get(...pc.count.params);
+      countMs = Math.min(countMs, performance.now() - t);
+      t = performance.now();
+      r = engine.list(principals[pc.principal], e, pc.case.query);
+      listMs = Math.min(listMs, performance.now() - t);
+    }
+    out.push({
+      label: pc.case.label,
+      principal: pc.principal,
+      pageMs: round(pageMs),
+      countMs: round(countMs),
+      listMs: round(listMs),
+      rows: r!.records.length,
+      total: r!.total,
+      totalIsLowerBound: r!.totalIsLowerBound,
+      pagePlan: pc.page.plan.join(' | '),
+      countPlan: pc.count.plan.join(' | '),
+    });
+  }
+  return out;
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
