@@ -2,6 +2,7 @@
  * npm start: the portal on one port: API and built admin, same origin. Reads the environment
  * (README "Environment"), creates and fills the database with demo data on first start.
  */
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
@@ -9,7 +10,13 @@ import { buildApp } from './app.ts';
 import { isEmpty, seedDatabase } from './seed/index.ts';
 import { metadata } from './generated/index.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The project root: the nearest folder with package.json above this file (server/ when run by tsx, server/dist/ when compiled). */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+const root = projectRoot();
 const config = loadConfig();
 const app = await buildApp({
   dbFile: config.dbFile,
