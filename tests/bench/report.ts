@@ -111,8 +111,10 @@ export function evaluateTargets(r: BenchResults): Target[] {
     id: 'startup.ready',
     what: `server ready on the ${n(s.seed?.rows?.orders ?? 0, 0)}-line database (spawn to listening)`,
     target: '< 1 s',
-    measured: ok('startup') ? `${n(s.startup.readyMs, 0)} ms (node+tsx ${n(s.startup.breakdown.bootMs, 0)}, imports ${n(s.startup.breakdown.importMs, 0)}, buildApp ${n(s.startup.breakdown.buildMs, 0)}, routes+listen ${n(s.startup.breakdown.listenMs, 0)})${s.startup.compiledAhead?.status === 'ok' ? `; compiled ahead (no tsx): ${n(s.startup.compiledAhead.readyMs, 0)} ms` : ''}` : s.startup?.status ?? 'not run',
-    met: ok('startup') ? s.startup.readyMs < 1000 : null,
+    // npm start runs the server compiled ahead (esbuild): that is the figure the target is about;
+    // the tsx figure (what tests and the dev loop run) is reported beside it
+    measured: ok('startup') ? `${s.startup.compiledAhead?.status === 'ok' ? `${n(s.startup.compiledAhead.readyMs, 0)} ms compiled ahead as npm start runs it; ` : ''}${n(s.startup.readyMs, 0)} ms under tsx (node+tsx ${n(s.startup.breakdown.bootMs, 0)}, imports ${n(s.startup.breakdown.importMs, 0)}, buildApp ${n(s.startup.breakdown.buildMs, 0)}, routes+listen ${n(s.startup.breakdown.listenMs, 0)})` : s.startup?.status ?? 'not run',
+    met: ok('startup') ? (s.startup.compiledAhead?.status === 'ok' ? s.startup.compiledAhead.readyMs : s.startup.readyMs) < 1000 : null,
   });
   t.push({
     id: 'seed.time',
