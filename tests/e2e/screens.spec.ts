@@ -244,3 +244,26 @@ test('export downloads the list as Excel; tabs filter the rows', async ({ page }
   await screen.button(page, 'export').click();
   expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
 });
+
+test('hazardous chemicals: uploading the signed receipt makes it confirmable; then it is confirmed', async ({ page }) => {
+  const locale: Locale = 'zh-CN';
+  await loginIn(page, 'sup01', locale);
+  await openScreen(page, screenNamed('recConfirm'), locale);
+  // a pending receipt offers no confirm until its document is there
+  const pending = screen.rows(page).filter({ hasText: t(locale, 'code.hazardReceiptStatus.0') }).first();
+  await expect(pending).toBeVisible();
+  const id = (await pending.getAttribute('data-id'))!;
+  await expect(pending.getByTestId('lean-row-action-confirm')).toHaveCount(0);
+  await pending.getByRole('checkbox').check();
+  await chooseFile(page, page.getByTestId('btn-upload'), samplePdf('危化品签收单.pdf'));
+  await expectNotification(page, t(locale, 'message.uploadSuccess'));
+  // the upload moved the receipt to "uploaded" (the server applies the declared parent action)
+  const row = screen.row(page, id);
+  await expect(row).toContainText('危化品签收单.pdf');
+  await expect(row).toContainText(t(locale, 'code.hazardReceiptStatus.1'));
+  await row.getByTestId('lean-row-action-confirm').click();
+  // an action without inputs only asks "are you sure?"
+  await confirmDialog(page);
+  await expectNotification(page, t(locale, 'message.confirmSuccess'));
+  await expect(row).toContainText(t(locale, 'code.hazardReceiptStatus.2'));
+});
