@@ -8,6 +8,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
 import { logout } from './pages/shell.ts';
+import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
+import { metadata as serverMetadata } from '../../server/generated/index.ts';
 import {
   metadata,
   chooseFile,
@@ -266,4 +268,33 @@ test('hazardous chemicals: uploading the signed receipt makes it confirmable; th
   await confirmDialog(page);
   await expectNotification(page, t(locale, 'message.confirmSuccess'));
   await expect(row).toContainText(t(locale, 'code.hazardReceiptStatus.2'));
+});
+
+test('consulting fee items: staff downloads the import template and imports a workbook; a bad row is named', async ({ page }) => {
+  const locale: Locale = 'en-US';
+  await loginIn(page, 'staff01', locale);
+  await openScreen(page, screenNamed('consultingFeeItems'), locale);
+  await screen.button(page, 'import').click();
+  const dialog = screen.dialog(page, 'import');
+  await expect(dialog).toBeVisible();
+  const download = page.waitForEvent('download');
+  await dialog.getByTestId('action-template').click();
+  expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+  // a workbook as a user would fill the template in: one good row, one with a bad rate
+  const good = { originalPartsCode: 'E2E-0001', feePartsCode: 'ZX-E2E-0001', consultingFee: 88.5, managementRate: 0.05, supplierCode: 'S001', effectiveDate: '2026-12-01' };
+  const bad = { ...good, feePartsCode: 'ZX-E2E-0002', managementRate: 'abc' };
+  const { body: badFile } = feeItemTemplate(serverMetadata, locale, [good, bad]);
+  await dialog.getByTestId('action-file').setInputFiles({ name: 'fees.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: badFile });
+  await dialog.getByTestId('action-submit').click();
+  // nothing is imported; the message names the row at fault
+  await expect(page.getByText(t(locale, 'error.importFailed', { count: 1, rows: '3' }))).toBeVisible();
+  await expect(dialog).toBeVisible();
+  const { body: goodFile } = feeItemTemplate(serverMetadata, locale, [good]);
+  await dialog.getByTestId('action-file').setInputFiles({ name: 'fees.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: goodFile });
+  await dialog.getByTestId('action-submit').click();
+  await expectNotification(page, t(locale, 'message.uploadSuccess'));
+  await screen.filter(page, 'feePartsCode_like').fill('ZX-E2E');
+  await screen.button(page, 'search').click();
+  await expect(screen.rows(page)).toHaveCount(1);
+  await expect(screen.rows(page).first()).toContainText('ZX-E2E-0001');
 });
