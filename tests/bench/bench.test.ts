@@ -3,7 +3,7 @@
  * through the real entry point, in a child process like `npm run bench`. It asserts only that the
  * results are well formed and no step failed, never a timing.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,16 @@ describe('bench smoke run', () => {
     const failed = Object.entries(results.steps).filter(([, s]) => s.status === 'failed').map(([k, s]) => `${k}: ${String(s.error).slice(0, 500)}`);
     expect(failed).toEqual([]);
     for (const step of ['seed', 'startup', 'list', 'sweep', 'ship', 'codegen']) expect(results.steps[step]?.status, step).toBe('ok');
+    // the browser step runs wherever the admin is built (npm test builds it first); its shape only
+    if (existsSync(join(ROOT, 'admin', 'dist', 'index.html'))) {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const ui = results.steps.ui as Record<string, any>;
+      expect(ui?.status, String(ui?.error ?? ui?.note)).toBe('ok');
+      expect(Object.keys(ui.harness.variants).sort()).toEqual(['datagrid', 'datatable', 'lean', 'leanAll']);
+      expect(Object.values(ui.harness.sameCells).every(Boolean), 'every variant shows the same header and first row').toBe(true);
+      expect(ui.page.uncached.rowCount).toBeGreaterThan(0);
+      expect(ui.page.uncached.fromNetwork).toBe(1);
+    }
     expect(results.targets.map((t) => t.id)).toEqual(expect.arrayContaining(['list.ratio', 'list.p95', 'index.coverage', 'ship.overship', 'ui.render', 'bundle.initial', 'codegen.full', 'codegen.watch', 'export.100k', 'startup.ready']));
     expect(readFileSync(join(dir, 'latest.md'), 'utf8')).toMatch(/\| target \| measured \| met \|/);
   }, 180_000);

@@ -106,12 +106,13 @@ export interface BenchServer {
 }
 
 /** Starts tests/bench/server.ts over `db` (pinned to `cpu` when given) and waits until it listens. */
-export function startServer(db: string, filesDir: string, cpu?: number, opts: { bundle?: string } = {}): Promise<BenchServer> {
+export function startServer(db: string, filesDir: string, cpu?: number, opts: { bundle?: string; adminDir?: string } = {}): Promise<BenchServer> {
   const t0 = performance.now();
   // `bundle`: the same server compiled ahead to one JavaScript file (no tsx at start-up)
   const execArgv = opts.bundle ? [] : ['--import', 'tsx'];
   const script = opts.bundle ?? join(ROOT, 'tests', 'bench', 'server.ts');
-  const env = { ...process.env, BENCH_DB: db, BENCH_FILES: filesDir };
+  // `adminDir`: also serve the built admin (the UI step drives it in Chromium)
+  const env = { ...process.env, BENCH_DB: db, BENCH_FILES: filesDir, ...(opts.adminDir ? { BENCH_ADMIN: opts.adminDir } : {}) };
   const child = fork(script, [], { cwd: ROOT, env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // pinned right after the fork, before tsx has loaded anything (threads made later inherit it)
   if (cpu !== undefined) pinChild(child, cpu);

@@ -72,12 +72,18 @@ export function evaluateTargets(r: BenchResults): Target[] {
     measured: ok('ship') ? `${s.ship.race.accepted} of ${s.ship.race.calls} racing calls accepted for ${s.ship.race.openPieces} open pieces; ${s.ship.invariantProblems.length} invariant problem(s)` : s.ship?.status ?? 'not run',
     met: ok('ship') ? s.ship.invariantProblems.length === 0 : null,
   });
+  const ui = s.ui;
+  // judged on LeanTable in the harness (data set -> fully rendered) and on the real page (response
+  // of /api/orders -> fully rendered), against react-admin's <Datagrid> in the same run
+  const pageAfter = ui?.page?.uncached?.renderAfterDataMs?.median;
   t.push({
     id: 'ui.render',
-    what: '500-row list rendered after data arrival; vs stock <Datagrid>',
+    what: `${ok('ui') ? n(ui.rows, 0) : '500'}-row list rendered after data arrival; vs stock <Datagrid>`,
     target: '< 250 ms and >= 3x faster',
-    measured: ok('ui') ? `${n(s.ui.renderMs)} ms, ${n(s.ui.speedup, 2)}x` : s.ui?.note ?? s.ui?.status ?? 'not run',
-    met: ok('ui') ? s.ui.renderMs < 250 && s.ui.speedup >= 3 : null,
+    measured: ok('ui')
+      ? `${n(ui.renderMs)} ms (harness, LeanTable), ${typeof pageAfter === 'number' ? `${n(pageAfter)} ms on the real page after the /api/orders response` : 'real page: –'}; ${n(ui.speedup, 2)}x faster than <Datagrid> (${n(ui.harness.variants.datagrid.renderMs.median)} ms)`
+      : ui?.note ?? ui?.status ?? 'not run',
+    met: ok('ui') && full ? ui.renderMs < 250 && (typeof pageAfter !== 'number' || pageAfter < 250) && ui.speedup >= 3 : null,
   });
   t.push({
     id: 'bundle.initial',
@@ -167,6 +173,31 @@ export function markdownReport(r: BenchResults): string {
     for (const w of s.sweep.worst.slice(0, 5)) out.push(`- ${w.label} [${w.principal}]: ${n(w.listMs, 1)} ms (page ${n(w.pageMs, 1)}, count ${n(w.countMs, 1)}; ${w.rows} rows of ${w.total}${w.totalIsLowerBound ? '+' : ''})`);
     out.push('');
   }
+  if (s.ui?.status === 'ok') {
+    const u = s.ui;
+    const h = u.harness;
+    out.push(`UI render: ${n(u.rows, 0)} order rows × ${u.columns} columns (screen ${h.query.screen}, ${h.query.user}, filter ${h.query.filter}, sort ${h.query.sort}), headless Chromium ${u.browser.version} on CPUs ${u.browser.cpus}, viewport ${h.viewport.width}×${h.viewport.height}; harness: fresh page per sample, ${u.rounds} rounds, variants rotated; time from setting the data to the list fully rendered (rows painted, no further change).`);
+    out.push('');
+    out.push('| variant | rendered ms (median, min–max) | first paint ms | React commit ms | rows in DOM | long tasks ms | same cells |');
+    out.push('|---|---:|---:|---:|---:|---:|:-:|');
+    for (const [k, v] of Object.entries(h.variants) as [string, Any][])
+      out.push(`| ${v.label} | ${n(v.renderMs.median)} (${n(v.renderMs.min)}–${n(v.renderMs.max)}) | ${n(v.firstPaintMs.median)} | ${n(v.commitMs.median)} | ${n(v.domRows, 0)} | ${n(v.longTaskMs, 0)} | ${h.sameCells[k] ? 'yes' : '**no**'} |`);
+    out.push('');
+    out.push(`Ratios (median of per-round ratios): Datagrid/LeanTable ${n(u.ratios.datagridToLean, 2)}x, DataTable/LeanTable ${n(u.ratios.datatableToLean, 2)}x, LeanTable without its window/windowed ${n(u.ratios.leanAllToLean, 2)}x, Datagrid/LeanTable without its window ${n(u.ratios.datagridToLeanAll, 2)}x.`);
+    out.push('');
+    const pg = u.page;
+    const row = (label: string, x: Any) =>
+      `| ${label} | ${n(x.renderedMs?.median)} (${n(x.renderedMs?.min)}–${n(x.renderedMs?.max)}) | ${x.dataArrivalMs ? n(x.dataArrivalMs.median) : 'cache'} | ${x.renderAfterDataMs ? `${n(x.renderAfterDataMs.median)} (${n(x.renderAfterDataMs.min)}–${n(x.renderAfterDataMs.max)})` : '–'} | ${n(x.commitMs?.median)} | ${n(x.rowCount, 0)} (${n(x.domRows, 0)} in DOM) |`;
+    out.push(`Real page ${pg.path} (built admin, bench database, ${pg.rounds} samples each; \`${pg.ordersUrl}\`):`);
+    out.push('');
+    out.push('| visit | start → rendered ms (median, min–max) | data arrival ms | rendered after data ms | React commit ms | rows |');
+    out.push('|---|---:|---:|---:|---:|---:|');
+    out.push(row('new document (navigation start; data fetched)', pg.uncached));
+    out.push(row('via the menu, back from the dashboard (click; rows from react-query\'s cache)', pg.cached));
+    out.push('');
+    out.push(`In-app visits refetch in the background (response ended ${n(pg.cached.refetchEndMs?.median)} ms after the click, median); with that request held back 2 s the list still rendered in ${n(pg.cacheCheck?.renderedMs)} ms (${n(pg.cacheCheck?.rowCount, 0)} rows): the rows come from the cache.`);
+    out.push('');
+  }
   out.push('| target | measured | met |');
   out.push('|---|---|:-:|');
   for (const x of r.targets) out.push(`| ${x.what}: ${x.target} | ${x.measured.replace(/\|/g, '\\|')} | ${x.met === null ? '–' : x.met ? 'yes' : '**no**'} |`);
@@ -200,6 +231,12 @@ export function validateResults(r: unknown): string[] {
   if (s.seed?.status === 'ok') num('seed.seedMs', s.seed.seedMs);
   if (s.export?.status === 'ok') for (const m of ['seconds', 'peakRssBytes', 'rows']) num(`export.${m}`, s.export[m]);
   if (s.sweep?.status === 'ok') num('sweep.listMs.max', s.sweep.listMs?.max);
+  if (s.ui?.status === 'ok') {
+    for (const m of ['renderMs', 'speedup', 'rows']) num(`ui.${m}`, s.ui[m]);
+    for (const v of ['lean', 'datagrid', 'leanAll', 'datatable']) for (const m of ['renderMs', 'firstPaintMs', 'commitMs']) num(`ui.harness.${v}.${m}.median`, s.ui.harness?.variants?.[v]?.[m]?.median);
+    for (const v of ['uncached', 'cached']) num(`ui.page.${v}.renderedMs.median`, s.ui.page?.[v]?.renderedMs?.median);
+    num('ui.page.uncached.renderAfterDataMs.median', s.ui.page?.uncached?.renderAfterDataMs?.median);
+  }
   if (!Array.isArray(o.targets) || !o.targets.length) p.push('targets');
   else for (const t of o.targets) if (typeof t.id !== 'string' || typeof t.measured !== 'string' || ![true, false, null].includes(t.met as never)) p.push(`target ${t.id}`);
   return p;

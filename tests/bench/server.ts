@@ -6,7 +6,8 @@
  *   <- { type: 'raw', ms, query, objects? }         run the in-process floor for `ms` between rounds
  *   -> { type: 'raw', samples: number[] (ms), bytes }
  *   <- { type: 'mem' }  -> { type: 'mem', rss, hwm }
- * Environment: BENCH_DB (the SQLite file), BENCH_FILES (files folder).
+ * Environment: BENCH_DB (the SQLite file), BENCH_FILES (files folder), BENCH_ADMIN (optional: the
+ * built admin to serve, as `npm start` does; the UI step sets it).
  */
 export {};
 // imports are dynamic so that t0 is taken before them: the start-up breakdown needs it
@@ -20,6 +21,7 @@ const app = await buildApp({
   dbFile: process.env.BENCH_DB!,
   jwtSecret: 'bench-secret-0123456789-0123456789-0123456789',
   filesDir: process.env.BENCH_FILES!,
+  ...(process.env.BENCH_ADMIN ? { adminDir: process.env.BENCH_ADMIN } : {}),
   logger: false,
   // the bench logs in a few times and ships thousands of times as one user
   loginRateLimit: 1_000_000,
