@@ -37,7 +37,7 @@ export interface ActionResult { records: Rec[]; file?: FileResult; result?: unkn
  * The rows of a list page as records. better-sqlite3 builds a row object in C++ one property at a
  * time, which for a 500-row page of 30 columns costs as much as running the query; rows fetched as
  * arrays and copied into objects by a plain loop (one property order, so one hidden class) take
- * about half the time in all (tests/bench/RESULTS.md). Raw mode sticks to a statement, so these
+ * about half the time in all (README.md, "Performance"). Raw mode sticks to a statement, so these
  * statements are cached apart from Engine.prepare's.
  */
 const pageStatements = new WeakMap<DB, Map<string, { stmt: Statement<unknown[], unknown[]>; columns: string[] }>>();
