@@ -22,6 +22,7 @@
  *
  * The counterpart for small, synchronous workbooks (and the reader) is ./xlsx.ts.
  */
+import { NS, PKG_REL_NS, REL_NS, STYLES, XML_DECL } from './xlsx-parts.ts';
 import { Readable } from 'node:stream';
 import { crc32, createDeflateRaw, type DeflateRaw } from 'node:zlib';
 import { Zip, ZipPassThrough, strToU8, type AsyncFlateStreamHandler, type FlateError, type ZipInputFile } from 'fflate';
@@ -47,10 +48,6 @@ export interface XlsxStreamOptions {
   batchChars?: number;
 }
 
-const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
-const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
-const XML_DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 
 /** Excel's own limit of rows per sheet, header included. */
 export const XLSX_MAX_ROWS = 1_048_576;
@@ -59,19 +56,6 @@ const MAX_ENTRY_BYTES = 0xffff_ffff - 64 * 1024 * 1024;
 
 // style index per kind: 0 general, 1 bold header (text), 2 text, 3 money, 4 integer
 const STYLE_INDEX: Record<StreamColumnStyle, number> = { general: 0, text: 2, money: 3, integer: 4 };
-const STYLES =
-  `${XML_DECL}<styleSheet xmlns="${NS}">` +
-  '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
-  '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
-  '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
-  '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-  '<cellXfs count="5"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
-  '<xf numFmtId="49" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" applyNumberFormat="1"/>' +
-  '<xf numFmtId="49" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
-  '<xf numFmtId="4" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
-  '<xf numFmtId="1" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
-  '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
-  '</styleSheet>';
 
 function packageParts(sheetName: string): [string, string][] {
   return [

@@ -11,6 +11,7 @@
  * declared by the zip (fflate never writes past the declared size), so a zip bomb cannot exhaust
  * memory.
  */
+import { NS, PKG_REL_NS, REL_NS, STYLES, XML_DECL } from './xlsx-parts.ts';
 import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 
 export type CellValue = string | number | boolean | null;
@@ -202,23 +203,7 @@ export interface WriteSheet {
   header?: boolean;
 }
 
-const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
-const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
-const XML_DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 
-// style 0: default, 1: bold header, 2: text (number format 49 "@")
-const STYLES =
-  `${XML_DECL}<styleSheet xmlns="${NS}">` +
-  '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
-  '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
-  '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
-  '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-  '<cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
-  '<xf numFmtId="49" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" applyNumberFormat="1"/>' +
-  '<xf numFmtId="49" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
-  '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
-  '</styleSheet>';
 
 function sheetXml(s: WriteSheet): string {
   const cols = s.columns ?? [];
