@@ -115,10 +115,13 @@ export async function startupStep(ctx: Ctx): Promise<StepResult> {
   // the same server compiled ahead of time (esbuild, dependencies left external): how much of the
   // start-up is tsx compiling TypeScript at run time
   let compiled: Record<string, unknown> = { status: 'skipped' };
-  const esbuild = join(ROOT, 'node_modules', 'esbuild', 'bin', 'esbuild');
-  if (!ctx.smoke && existsSync(esbuild)) {
+  if (!ctx.smoke) {
     const out = join(ROOT, '.tmp', 'bench-server.mjs');
-    const b = await runTsx(esbuild, [join(ROOT, 'tests', 'bench', 'server.ts'), '--bundle', '--platform=node', '--format=esm', '--packages=external', `--outfile=${out}`, '--log-level=error'], {}, undefined, true);
+    // esbuild's JS API: after its postinstall, bin/esbuild is a native executable, not a script
+    const { build } = await import('esbuild');
+    const b = await build({ entryPoints: [join(ROOT, 'tests', 'bench', 'server.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: out, logLevel: 'error' })
+      .then(() => ({ code: 0, stderr: '' }))
+      .catch((e: Error) => ({ code: 1, stderr: String(e.message) }));
     if (b.code === 0) {
       const cruns: number[] = [];
       const parts: ServerTimingsLike[] = [];
