@@ -3,7 +3,7 @@
  * (README "Environment"), creates and fills the database with demo data on first start.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';

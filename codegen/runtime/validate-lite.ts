@@ -15,7 +15,6 @@
  * tests/codegen/validate-lite.test.ts checks the two agree on random input (fast-check).
  */
 import { fieldErrorOf, type FieldError, type FieldErrors, type KeywordFailure, type RuleCatalogue } from './error-keys.ts';
-import type { CompiledRule } from './model.ts';
 import type { JsonSchema } from './field-schema.ts';
 
 export type { FieldError, FieldErrors, RuleCatalogue };

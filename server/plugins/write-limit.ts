@@ -5,7 +5,7 @@
  * that protect data (quantities, states, versions) are in the database and hold regardless.
  */
 import fp from 'fastify-plugin';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../engine/errors.ts';
 
 declare module 'fastify' {
