@@ -1,5 +1,7 @@
 /**
- * Unit and integration tests: server, codegen and bench smoke tests run in Node; admin component
+ * Unit and integration tests: server, codegen and bench smoke tests run in Node (the server suite
+ * on SQLite); the server suite runs a second time on PostgreSQL (project "server-pg": a throw-away
+ * cluster started by tests/support/pg-global-setup.ts, or DATABASE_URL's server); admin component
  * and provider tests run in jsdom. Browser tests are Playwright's (playwright.config.ts).
  */
 import { defineConfig } from 'vitest/config';
@@ -13,6 +15,20 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/server/**/*.test.ts', 'tests/codegen/**/*.test.ts', 'tests/bench/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'server-pg',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          // SQLite's query planner (index-coverage) and the cluster helper's own test are SQLite-side only
+          exclude: ['tests/server/index-coverage.test.ts', 'tests/server/pg-cluster.test.ts'],
+          env: { PORTAL_TEST_BACKEND: 'postgres' },
+          globalSetup: ['tests/support/pg-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',

@@ -5,7 +5,7 @@
  */
 import { compile as jsonSchemaToTs } from 'json-schema-to-typescript';
 import { allSchemas, type JsonSchema } from './runtime/field-schema.ts';
-import { schemaSql, sqlite, tableDef } from './runtime/dialect.ts';
+import { postgres, schemaSql, sqlite, tableDefs } from './runtime/dialect.ts';
 import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
 
 export const SERVER_OUT = 'server/generated';
@@ -90,22 +90,23 @@ export async function generate(meta: CompiledMetadata, catalogues: Catalogues, m
   const files = new Map<string, string>();
   const schemas = allSchemas(meta);
   const pub = publicModel(meta);
-  const tables = Object.values(meta.entities).map((e) => tableDef(e, sqlite)).sort((a, b) => a.name.localeCompare(b.name));
+  const tables = { sqlite: tableDefs(meta, sqlite), postgres: tableDefs(meta, postgres) };
 
   // server
   files.set(`${SERVER_OUT}/metadata.json`, json(meta));
   files.set(`${SERVER_OUT}/schemas.json`, json(schemas));
   files.set(`${SERVER_OUT}/messages.json`, json(catalogues));
-  files.set(`${SERVER_OUT}/tables.json`, json({ tables }));
+  files.set(`${SERVER_OUT}/tables.json`, json(tables));
   files.set(`${SERVER_OUT}/migrations.json`, json({ migrations }));
   files.set(`${SERVER_OUT}/schema.sql`, `-- ${BANNER_TEXT}\n-- SQLite DDL of every entity (the server creates and migrates tables from tables.json).\n\n${schemaSql(meta, sqlite)}`);
+  files.set(`${SERVER_OUT}/schema.postgres.sql`, `-- ${BANNER_TEXT}\n-- PostgreSQL DDL of every entity (the server creates and migrates tables from tables.json).\n\n${schemaSql(meta, postgres)}`);
   files.set(`${SERVER_OUT}/types.ts`, await typesModule(meta, schemas));
   files.set(`${SERVER_OUT}/handlers.ts`, handlersModule(meta));
   files.set(
     `${SERVER_OUT}/index.ts`,
     `${tsBanner}import type { CompiledMetadata, Catalogues } from '../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
-import type { TableDef } from '../../codegen/runtime/dialect.ts';
+import type { DialectName, TableDef } from '../../codegen/runtime/dialect.ts';
 import type { Migration } from '../db/migrate.ts';
 import metadataJson from './metadata.json' with { type: 'json' };
 import schemasJson from './schemas.json' with { type: 'json' };
@@ -116,7 +117,8 @@ import migrationsJson from './migrations.json' with { type: 'json' };
 export const metadata = metadataJson as unknown as CompiledMetadata;
 export const schemas = schemasJson as unknown as Record<string, EntitySchemas>;
 export const messages = messagesJson as unknown as Catalogues;
-export const tables = (tablesJson as unknown as { tables: TableDef[] }).tables;
+/** the table model per dialect (column types and index names differ) */
+export const tables = tablesJson as unknown as Record<DialectName, TableDef[]>;
 export const migrations = (migrationsJson as unknown as { migrations: Migration[] }).migrations;
 `,
   );

@@ -1,23 +1,24 @@
 /**
  * The Fastify application, assembled from plugins and routes. `buildApp` opens (and migrates)
- * the database, wires the engine with the hand-written action handlers, and registers everything;
- * tests call it with a temporary database and use `app.inject`.
+ * the database (SQLite file or PostgreSQL URL), wires the engine with the hand-written action
+ * handlers, and registers everything; tests call it with a temporary database and use
+ * `app.inject`. Nothing in it is per-process state another process needs: tokens, revocations,
+ * counters, number series and files live in the database (or the directory beside SQLite).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import { metadata, schemas, tables, migrations } from './generated/index.ts';
-import { openDatabase, type DB } from './db/open.ts';
-import { migrate } from './db/migrate.ts';
+import { openDb, type DbTarget } from './db/open.ts';
+import type { Db } from './db/types.ts';
+import { migrate, type MigrateReport } from './db/migrate.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
 import { handlers as businessHandlers } from './handlers/index.ts';
 import type { ScryptParams } from './engine/passwords.ts';
 import errorsPlugin from './plugins/errors.ts';
 import authPlugin from './plugins/auth.ts';
-import fileStorePlugin from './plugins/file-store.ts';
-import exportDbPlugin from './plugins/export-db.ts';
-import writeLimitPlugin from './plugins/write-limit.ts';
+import fileStorePlugin, { createDatabaseStore, createDirectoryStore } from './plugins/file-store.ts';
+import rateLimitPlugin from './plugins/rate-limit.ts';
 import connectRoutes from './routes/connect.ts';
 import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
@@ -25,9 +26,17 @@ import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
 
 export interface AppOptions {
-  dbFile: string;
+  /** an open database (the app takes it over and closes it), or where to open one */
+  db?: Db;
+  /** SQLite file (PORTAL_DB) */
+  dbFile?: string;
+  /** PostgreSQL URL (DATABASE_URL); wins over dbFile */
+  databaseUrl?: string;
   jwtSecret: string;
-  filesDir: string;
+  /** uploaded files in this directory; without it (and always on PostgreSQL) they live in the database */
+  filesDir?: string;
+  /** create and migrate tables (default true; the workers of a cluster leave it to the primary) */
+  migrate?: boolean;
   logger?: boolean | object;
   /** password hashing cost; production default unless a test database says otherwise */
   hashParams?: ScryptParams;
@@ -45,14 +54,29 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: DB;
+    db: Db;
     engine: Engine;
+    /** what the start-up migration did (empty when this process did not migrate) */
+    migration: MigrateReport | null;
   }
 }
 
+/** The database the options name: an open one, a PostgreSQL URL, or a SQLite file. */
+export function targetOf(opts: Pick<AppOptions, 'dbFile' | 'databaseUrl'>): DbTarget {
+  if (opts.databaseUrl) return { url: opts.databaseUrl };
+  if (opts.dbFile) return { file: opts.dbFile };
+  throw new Error('buildApp needs db, databaseUrl or dbFile');
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const db = openDatabase(opts.dbFile);
-  migrate(db, tables, migrations);
+  const db = opts.db ?? (await openDb(targetOf(opts)));
+  let migration: MigrateReport | null = null;
+  try {
+    if (opts.migrate !== false) migration = await migrate(db, tables[db.kind], migrations);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 1024 * 1024,
@@ -61,6 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
   app.decorate('db', db);
+  app.decorate('migration', migration);
   app.addHook('onClose', async () => db.close());
 
   // form-encoded bodies (the token call) without another dependency
@@ -89,12 +114,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
   });
-  // per address; applied to the login and profile routes (config.rateLimit), in memory per process
-  await app.register(rateLimit, { global: false, max: opts.loginRateLimit ?? 20, timeWindow: '1 minute', keyGenerator: (req) => req.ip });
   await app.register(multipart, { limits: { fileSize: 1024 * 1024, files: 1, fields: 20, fieldSize: 2000, parts: 25, headerPairs: 100 } });
-  await app.register(fileStorePlugin, { dir: opts.filesDir });
+  const store = opts.filesDir && db.kind === 'sqlite' ? createDirectoryStore(opts.filesDir) : createDatabaseStore(db);
+  await app.register(fileStorePlugin, { store });
   await app.register(authPlugin, { db, secret: opts.jwtSecret });
-  await app.register(writeLimitPlugin, { perMinute: opts.writesPerMinute ?? 600 });
+  // per address (login, profile) and per user (writes), counted in the database: shared by every process
+  await app.register(rateLimitPlugin, { db, loginPerMinute: opts.loginRateLimit ?? 20, writesPerMinute: opts.writesPerMinute ?? 600 });
 
   // answers of the API are never cached (they replace the legacy timeSpan parameter)
   app.addHook('onSend', async (req, reply, payload) => {
@@ -110,8 +135,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(metaRoutes);
   await app.register(resourceRoutes, { engine });
   await app.register(fileRoutes, { engine });
-  // exports read on read-only connections of their own (plugins/export-db.ts)
-  await app.register(exportDbPlugin, { file: opts.dbFile });
+  // exports read on connections of their own (db.readSnapshot)
   await app.register(exportRoutes, { engine, ...(opts.exportMaxRows ? { maxRows: opts.exportMaxRows } : {}) });
   if (opts.adminDir) {
     const { default: adminStatic } = await import('./routes/admin-static.ts');

@@ -2,38 +2,69 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
+import { isPostgresUrl, type DbTarget } from './db/open.ts';
+import type { Db } from './db/types.ts';
 
 export interface Config {
   port: number;
   host: string;
-  dbFile: string;
+  /** DATABASE_URL (PostgreSQL) when set, else PORTAL_DB (SQLite) */
+  database: DbTarget;
   seed: 'demo' | 'none';
-  jwtSecret: string;
-  filesDir: string;
+  /** JWT_SECRET when set; otherwise resolveSecret() finds or makes one */
+  jwtSecret: string | undefined;
+  /** uploaded files beside the SQLite file; null on PostgreSQL (files live in the database) */
+  filesDir: string | null;
+  /** PORTAL_WORKERS: server processes on the one port (default 1) */
+  workers: number;
+}
+
+function checkSecret(s: string): string {
+  if (s.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
+  return s;
 }
 
 /**
- * JWT_SECRET, or a secret generated once and kept beside the database (mode 600), so tokens stay
- * valid across restarts without anybody having to invent a secret.
+ * The token-signing secret every process shares: JWT_SECRET; else, on SQLite, one generated once
+ * and kept beside the database (mode 600); on PostgreSQL, one generated once and kept in the
+ * database (_settings), so processes on other machines find the same one. Two processes making
+ * one at the same moment agree on the first that was stored.
  */
-export function loadSecret(dbFile: string, fromEnv: string | undefined): string {
-  if (fromEnv) {
-    if (fromEnv.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
-    return fromEnv;
+export async function resolveSecret(config: Pick<Config, 'jwtSecret' | 'database'>, db: Db): Promise<string> {
+  if (config.jwtSecret) return checkSecret(config.jwtSecret);
+  if ('file' in config.database) {
+    const file = join(dirname(config.database.file), 'jwt-secret');
+    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+    mkdirSync(dirname(file), { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    return readFileSync(file, 'utf8').trim();
   }
-  const file = join(dirname(dbFile), 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  await db.run(`INSERT INTO _settings (name, value) VALUES ('jwt_secret', ?) ON CONFLICT (name) DO NOTHING`, [randomBytes(48).toString('base64url')]);
+  return (await db.get<{ value: string }>(`SELECT value FROM _settings WHERE name = 'jwt_secret'`))!.value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const url = env.DATABASE_URL;
+  if (url && !isPostgresUrl(url)) throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
   const dbFile = resolve(env.PORTAL_DB ?? 'data/portal.db');
+  const database: DbTarget = url ? { url } : { file: dbFile };
   const seed = env.PORTAL_SEED ?? 'demo';
   if (seed !== 'demo' && seed !== 'none') throw new Error(`PORTAL_SEED must be "demo" or "none", not "${seed}"`);
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${env.PORT}"`);
-  return { port, host: env.HOST ?? '127.0.0.1', dbFile, seed, jwtSecret: loadSecret(dbFile, env.JWT_SECRET), filesDir: join(dirname(dbFile), 'files') };
+  const workers = Number(env.PORTAL_WORKERS ?? 1);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`PORTAL_WORKERS must be a whole number from 1 to 64, not "${env.PORTAL_WORKERS}"`);
+  return {
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    database,
+    seed,
+    jwtSecret: env.JWT_SECRET ? checkSecret(env.JWT_SECRET) : undefined,
+    filesDir: url ? null : join(dirname(dbFile), 'files'),
+    workers,
+  };
 }

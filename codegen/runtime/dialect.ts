@@ -1,10 +1,11 @@
 /**
  * Every SQL dialect specific lives here: column types, identifier quoting, placeholders,
- * pagination and DDL. SQLite is the embedded default; PostgreSQL is the planned second dialect
- * (several stateless server processes over one database), so nothing outside this module writes
- * a dialect-specific word. Only SQLite is implemented today; `postgres` covers the DDL types so
- * the generated schema can already be reviewed for it.
+ * pagination, booleans, LIKE, upserts, row locks, planner hints, catalogue look-ups and DDL.
+ * SQLite is the embedded default; PostgreSQL serves several stateless server processes over one
+ * database. Engine code writes its SQL with `?` placeholders and the few words below; nothing
+ * outside this module writes a dialect-specific word.
  */
+import { createHash } from 'node:crypto';
 import type { CompiledEntity, CompiledField, CompiledMetadata } from './model.ts';
 
 export interface ColumnDef {
@@ -20,11 +21,11 @@ export interface ColumnDef {
 export interface IndexDef { name: string; columns: string[]; unique: boolean }
 export interface TableDef { name: string; columns: ColumnDef[]; indexes: IndexDef[] }
 
+export type DialectName = 'sqlite' | 'postgres';
+
 export interface Dialect {
-  name: 'sqlite' | 'postgres';
+  name: DialectName;
   quote(identifier: string): string;
-  /** placeholder for the i-th (0-based) parameter */
-  param(i: number): string;
   sqlType(f: CompiledField): string;
   limitOffset(limit: number, offset: number): string;
   createTable(t: TableDef): string;
@@ -32,21 +33,78 @@ export interface Dialect {
   addColumn(table: string, c: ColumnDef): string;
   /** case-insensitive LIKE with '\' as escape character */
   containsOp(column: string, param: string): string;
-  /** stored form of booleans */
+  /** stored form of booleans (a parameter value) */
   bool(v: boolean): unknown;
+  /** a boolean literal inside SQL text */
+  boolLiteral(v: boolean): string;
+  /** the larger of two expressions */
+  greatest(a: string, b: string): string;
+  /**
+   * The tail of a SELECT that reads rows it is about to change (`alias` is the table's alias).
+   * PostgreSQL: a row lock, so a second transaction waits and then re-reads the committed row.
+   * SQLite: nothing; an IMMEDIATE transaction already holds the database's one write lock.
+   */
+  forUpdate(alias: string): string;
+  /**
+   * How a list query should weigh a range condition. SQLite keeps no statistics and takes every
+   * range for a narrow one (query.ts explains the hint); PostgreSQL has statistics and needs none.
+   */
+  broadRange(condition: string): string;
+  /** identifiers the database keeps whole (PostgreSQL cuts names at 63 bytes) */
+  identifier(name: string): string;
+  /** the engine's own tables (not metadata entities) */
+  systemDdl(): string[];
+  /** SQL + params listing the columns of a table: rows { name } */
+  columnsQuery(table: string): { sql: string; params: unknown[] };
+  /** SQL + params listing the indexes of a table the engine created: rows { name } */
+  indexesQuery(table: string): { sql: string; params: unknown[] };
+  /** SQL + params: one row when the table exists */
+  tableExistsQuery(table: string): { sql: string; params: unknown[] };
+  /** statements that make the next generated id follow the largest one (after rows were loaded with ids) */
+  resetIdentity(table: string): string[];
+  /** statements after a bulk load (SQLite: fold the log back into the file; PostgreSQL: fresh planner statistics) */
+  afterBulkLoad: string[];
+  /** a statement that keeps other processes from migrating at the same time (inside the migration's transaction) */
+  migrationLock: string | null;
+  /** SQL + params listing the indexes that use a column (SQLite refuses to drop such a column), or null */
+  indexesUsingColumnQuery(table: string, column: string): { sql: string; params: unknown[] } | null;
+  /** statements that change a column's stored type (SQLite keeps dynamic typing: none) */
+  retypeColumn(table: string, c: ColumnDef): string[];
 }
 
-const literal = (v: unknown): string => {
+const literal = (v: unknown, d: Pick<Dialect, 'boolLiteral'>): string => {
   if (v === null || v === undefined) return 'NULL';
-  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (typeof v === 'boolean') return d.boolLiteral(v);
   if (typeof v === 'number') return String(v);
   return `'${String(v).replace(/'/g, "''")}'`;
 };
 
+/** Identifier quoting, the same in both dialects (standard SQL double quotes). */
+export const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
+
+/** The system tables both dialects share; `id` is the dialect's auto-increment primary key. */
+function systemTables(autoId: string, bigint: string): string[] {
+  return [
+    `CREATE TABLE IF NOT EXISTS _schema_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL, field_type TEXT NOT NULL, PRIMARY KEY (table_name, column_name))`,
+    `CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS _revoked_tokens (jti TEXT PRIMARY KEY, expires_at ${bigint} NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS _password_history (id ${autoId}, account_id ${bigint} NOT NULL, hash TEXT NOT NULL, changed_at TEXT NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS ix_password_history_account ON _password_history (account_id, changed_at)`,
+    `CREATE TABLE IF NOT EXISTS _number_series (name TEXT PRIMARY KEY, next_value ${bigint} NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS _settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+    // login attempts per account (success or not), for the per-account rate limit; shared by all server processes
+    `CREATE TABLE IF NOT EXISTS _login_attempts (user_id TEXT NOT NULL, at ${bigint} NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS ix_login_attempts ON _login_attempts (user_id, at)`,
+    // fixed-window counters of the rate limits (per address, per user), shared by all server processes
+    `CREATE TABLE IF NOT EXISTS _rate_counters (key TEXT PRIMARY KEY, window_start ${bigint} NOT NULL, hits ${bigint} NOT NULL)`,
+    // uploaded files when they live in the database (PostgreSQL: reachable from every process and machine)
+    `CREATE TABLE IF NOT EXISTS _files (name TEXT PRIMARY KEY, data ${bigint === 'BIGINT' ? 'BYTEA' : 'BLOB'} NOT NULL, size ${bigint} NOT NULL, created_at TEXT NOT NULL)`,
+  ];
+}
+
 export const sqlite: Dialect = {
   name: 'sqlite',
-  quote: (id) => `"${id.replace(/"/g, '""')}"`,
-  param: () => '?',
+  quote,
   sqlType(f) {
     switch (f.type) {
       case 'integer':
@@ -63,26 +121,52 @@ export const sqlite: Dialect = {
   createTable(t) {
     const cols = t.columns.map((c) =>
       c.primaryKey
-        ? `  ${this.quote(c.name)} INTEGER PRIMARY KEY AUTOINCREMENT`
-        : `  ${this.quote(c.name)} ${c.sqlType}${c.notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''}`,
+        ? `  ${quote(c.name)} INTEGER PRIMARY KEY AUTOINCREMENT`
+        : `  ${quote(c.name)} ${c.sqlType}${c.notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''}`,
     );
-    return `CREATE TABLE IF NOT EXISTS ${this.quote(t.name)} (\n${cols.join(',\n')}\n);`;
+    return `CREATE TABLE IF NOT EXISTS ${quote(t.name)} (\n${cols.join(',\n')}\n);`;
   },
   createIndex(table, ix) {
-    return `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${this.quote(ix.name)} ON ${this.quote(table)} (${ix.columns.map((c) => this.quote(c)).join(', ')});`;
+    return `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quote(ix.name)} ON ${quote(table)} (${ix.columns.map(quote).join(', ')});`;
   },
   addColumn(table, c) {
     // SQLite cannot add a NOT NULL column without a default; existing rows get the default
     const notNull = c.notNull && c.defaultSql !== null;
-    return `ALTER TABLE ${this.quote(table)} ADD COLUMN ${this.quote(c.name)} ${c.sqlType}${notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''};`;
+    return `ALTER TABLE ${quote(table)} ADD COLUMN ${quote(c.name)} ${c.sqlType}${notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''};`;
   },
+  // SQLite's LIKE ignores the case of ASCII letters
   containsOp: (column, param) => `${column} LIKE ${param} ESCAPE '\\'`,
   bool: (v) => (v ? 1 : 0),
+  boolLiteral: (v) => (v ? '1' : '0'),
+  greatest: (a, b) => `MAX(${a}, ${b})`,
+  forUpdate: () => '',
+  broadRange: (condition) => `likelihood(${condition}, 0.9)`,
+  identifier: (name) => name,
+  systemDdl: () => systemTables('INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'),
+  columnsQuery: (table) => ({ sql: `SELECT name FROM pragma_table_info(?)`, params: [table] }),
+  indexesQuery: (table) => ({ sql: `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`, params: [table] }),
+  tableExistsQuery: (table) => ({ sql: `SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?`, params: [table] }),
+  // AUTOINCREMENT follows the largest id written, explicit ones included
+  resetIdentity: () => [],
+  afterBulkLoad: ['PRAGMA wal_checkpoint(TRUNCATE)'],
+  // BEGIN IMMEDIATE already holds the one write lock
+  migrationLock: null,
+  indexesUsingColumnQuery: (table, column) => ({
+    sql: `SELECT il.name AS name FROM pragma_index_list(?) il WHERE il.origin = 'c' AND EXISTS (SELECT 1 FROM pragma_index_info(il.name) ii WHERE ii.name = ?)`,
+    params: [table, column],
+  }),
+  retypeColumn: () => [],
 };
 
-export const postgres: Pick<Dialect, 'name' | 'sqlType' | 'quote'> = {
+/** PostgreSQL keeps 63 bytes of a name: a longer one is cut to 54 and given a hash of the whole. */
+function pgIdentifier(name: string): string {
+  if (Buffer.byteLength(name) <= 63) return name;
+  return `${name.slice(0, 54)}_${createHash('sha1').update(name).digest('hex').slice(0, 8)}`;
+}
+
+export const postgres: Dialect = {
   name: 'postgres',
-  quote: (id) => `"${id.replace(/"/g, '""')}"`,
+  quote,
   sqlType(f) {
     switch (f.type) {
       case 'integer':
@@ -103,16 +187,80 @@ export const postgres: Pick<Dialect, 'name' | 'sqlType' | 'quote'> = {
         return 'TEXT';
     }
   },
+  limitOffset: (limit, offset) => `LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
+  createTable(t) {
+    const cols = t.columns.map((c) =>
+      c.primaryKey
+        ? `  ${quote(c.name)} BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY`
+        : `  ${quote(c.name)} ${c.sqlType}${c.notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''}`,
+    );
+    return `CREATE TABLE IF NOT EXISTS ${quote(t.name)} (\n${cols.join(',\n')}\n);`;
+  },
+  createIndex(table, ix) {
+    return `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quote(pgIdentifier(ix.name))} ON ${quote(table)} (${ix.columns.map(quote).join(', ')});`;
+  },
+  addColumn(table, c) {
+    const notNull = c.notNull && c.defaultSql !== null;
+    return `ALTER TABLE ${quote(table)} ADD COLUMN ${quote(c.name)} ${c.sqlType}${notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''};`;
+  },
+  // LIKE is case-sensitive in PostgreSQL; ILIKE matches SQLite's behaviour for Latin letters
+  containsOp: (column, param) => `${column} ILIKE ${param} ESCAPE '\\'`,
+  bool: (v) => v,
+  boolLiteral: (v) => (v ? 'TRUE' : 'FALSE'),
+  greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  forUpdate: (alias) => ` FOR UPDATE OF ${alias}`,
+  broadRange: (condition) => condition,
+  identifier: pgIdentifier,
+  systemDdl: () => systemTables('BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY', 'BIGINT'),
+  columnsQuery: (table) => ({ sql: `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?`, params: [table] }),
+  indexesQuery: (table) => ({ sql: `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname NOT LIKE '%\\_pkey' ESCAPE '\\'`, params: [table] }),
+  tableExistsQuery: (table) => ({ sql: `SELECT 1 AS x FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?`, params: [table] }),
+  afterBulkLoad: ['ANALYZE'],
+  // any fixed number will do, as long as only migrations use it
+  migrationLock: 'SELECT pg_advisory_xact_lock(726202611)',
+  // DROP COLUMN drops the indexes that use it
+  indexesUsingColumnQuery: () => null,
+  retypeColumn: (table, c) => [`ALTER TABLE ${quote(table)} ALTER COLUMN ${quote(c.name)} TYPE ${c.sqlType} USING ${quote(c.name)}::${c.sqlType}`],
+  resetIdentity: (table) => [`SELECT setval(pg_get_serial_sequence('${quote(table).replace(/'/g, "''")}', 'id'), GREATEST((SELECT MAX(id) FROM ${quote(table)}), 1), (SELECT MAX(id) FROM ${quote(table)}) IS NOT NULL)`],
 };
+
+export const DIALECTS: Record<DialectName, Dialect> = { sqlite, postgres };
+
+/**
+ * `?` placeholders to PostgreSQL's `$1, $2, ...`. Question marks inside string literals, quoted
+ * identifiers and comments are left alone. The engine writes `?` everywhere; only the PostgreSQL
+ * driver calls this (and caches the result per statement text).
+ */
+export function numberedPlaceholders(sql: string): string {
+  let out = '';
+  let n = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      const stop = end < 0 ? sql.length : end;
+      out += sql.slice(i, stop + 1);
+      i = stop;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      const stop = end < 0 ? sql.length : end;
+      out += sql.slice(i, stop);
+      i = stop - 1;
+    } else if (c === '?') {
+      out += `$${++n}`;
+    } else out += c;
+  }
+  return out;
+}
 
 /** Escapes LIKE wildcards so a user's "50%" searches for the characters, not a pattern. */
 export const likePattern = (s: string): string => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export function tableDef(e: CompiledEntity, d: Pick<Dialect, 'sqlType'>): TableDef {
+export function tableDef(e: CompiledEntity, d: Pick<Dialect, 'sqlType' | 'boolLiteral' | 'identifier'>): TableDef {
   const columns: ColumnDef[] = e.fieldOrder.map((n) => {
     const f = e.fields[n];
     const isPk = n === 'id';
-    const def = f.default !== undefined ? literal(f.default) : n === 'version' ? '1' : null;
+    const def = f.default !== undefined ? literal(f.default, d) : n === 'version' ? '1' : null;
     return {
       name: f.column,
       fieldType: f.type === 'code' ? `code:${f.codeTable}` : f.type,
@@ -123,14 +271,18 @@ export function tableDef(e: CompiledEntity, d: Pick<Dialect, 'sqlType'>): TableD
       defaultSql: def,
     };
   });
-  const indexes: IndexDef[] = e.indexes.map((ix) => ({ name: ix.name, unique: ix.unique, columns: ix.fields.map((fn) => e.fields[fn].column) }));
+  const indexes: IndexDef[] = e.indexes.map((ix) => ({ name: d.identifier(ix.name), unique: ix.unique, columns: ix.fields.map((fn) => e.fields[fn].column) }));
   return { name: e.table, columns, indexes };
+}
+
+export function tableDefs(meta: CompiledMetadata, d: Dialect): TableDef[] {
+  return Object.values(meta.entities).map((e) => tableDef(e, d)).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export function schemaSql(meta: CompiledMetadata, d: Dialect): string {
   const parts: string[] = [];
-  for (const e of Object.values(meta.entities).sort((a, b) => a.table.localeCompare(b.table))) {
-    const t = tableDef(e, d);
+  for (const t of tableDefs(meta, d)) {
+    const e = Object.values(meta.entities).find((x) => x.table === t.name)!;
     parts.push(`-- ${e.name} (${e.resource})`, d.createTable(t), ...t.indexes.map((ix) => d.createIndex(t.name, ix)), '');
   }
   return parts.join('\n');

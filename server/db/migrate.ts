@@ -1,12 +1,14 @@
 /**
- * Creates and migrates tables from the generated table model (server/generated/tables.json).
- * Safe changes happen by themselves: a new entity creates its table, a new field adds a column, a
- * new index is built. A change that would lose or reinterpret data (a column or table that metadata
- * no longer has, a field whose type changed) is refused with a message that says which migration
- * file would allow it, unless a migration in metadata/migrations/ says what to do.
+ * Creates and migrates tables from the generated table model (server/generated/tables.json, one
+ * model per dialect). Safe changes happen by themselves: a new entity creates its table, a new
+ * field adds a column, a new index is built. A change that would lose or reinterpret data (a
+ * column or table that metadata no longer has, a field whose type changed) is refused with a
+ * message that says which migration file would allow it, unless a migration in
+ * metadata/migrations/ says what to do. Everything happens in one transaction (PostgreSQL DDL is
+ * transactional too), so a refused or failed migration leaves the database as it was.
  */
-import type { DB } from './open.ts';
-import { sqlite as d, type ColumnDef, type TableDef } from '../../codegen/runtime/dialect.ts';
+import type { Db, Queryable } from './types.ts';
+import type { ColumnDef, TableDef } from '../../codegen/runtime/dialect.ts';
 
 export interface MigrationStep {
   op: 'dropColumn' | 'renameColumn' | 'retypeColumn' | 'dropTable';
@@ -24,117 +26,121 @@ export class MigrationRefused extends Error {
   }
 }
 
-/** Tables of the engine itself (not metadata entities). */
-const SYSTEM_DDL = [
-  `CREATE TABLE IF NOT EXISTS _schema_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL, field_type TEXT NOT NULL, PRIMARY KEY (table_name, column_name))`,
-  `CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS _revoked_tokens (jti TEXT PRIMARY KEY, expires_at INTEGER NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS _password_history (account_id INTEGER NOT NULL, hash TEXT NOT NULL, changed_at TEXT NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS ix_password_history_account ON _password_history (account_id, changed_at)`,
-  `CREATE TABLE IF NOT EXISTS _number_series (name TEXT PRIMARY KEY, next_value INTEGER NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS _settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-  // login attempts per account (success or not), for the per-account rate limit; shared by all server processes
-  `CREATE TABLE IF NOT EXISTS _login_attempts (user_id TEXT NOT NULL, at INTEGER NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS ix_login_attempts ON _login_attempts (user_id, at)`,
-];
+export interface MigrateReport { created: string[]; addedColumns: string[]; createdIndexes: string[]; droppedIndexes: string[]; migrations: string[] }
 
-const q = (s: string) => d.quote(s);
-
-function existingColumns(db: DB, table: string): string[] {
-  return (db.prepare(`PRAGMA table_info(${q(table)})`).all() as { name: string }[]).map((r) => r.name);
-}
-function tableExists(db: DB, table: string): boolean {
-  return !!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table);
+async function names(tx: Queryable, q: { sql: string; params: unknown[] } | null): Promise<string[]> {
+  if (!q) return [];
+  return (await tx.all<{ name: string }>(q.sql, q.params)).map((r) => r.name);
 }
 
-function recordColumns(db: DB, t: TableDef, cols: ColumnDef[]): void {
-  const up = db.prepare(`INSERT INTO _schema_columns (table_name, column_name, field_type) VALUES (?, ?, ?) ON CONFLICT (table_name, column_name) DO UPDATE SET field_type = excluded.field_type`);
-  for (const c of cols) up.run(t.name, c.name, c.fieldType);
+async function recordColumns(tx: Queryable, t: TableDef, cols: ColumnDef[]): Promise<void> {
+  for (const c of cols) {
+    await tx.run(`INSERT INTO _schema_columns (table_name, column_name, field_type) VALUES (?, ?, ?) ON CONFLICT (table_name, column_name) DO UPDATE SET field_type = excluded.field_type`, [t.name, c.name, c.fieldType]);
+  }
 }
 
-function applyMigration(db: DB, m: Migration): void {
+async function applyMigration(tx: Queryable, m: Migration, tables: TableDef[]): Promise<void> {
+  const d = tx.dialect;
+  const q = d.quote;
   for (const s of m.steps) {
     switch (s.op) {
       case 'dropColumn':
         // SQLite refuses to drop a column an index uses: drop those indexes first (the ones the
         // metadata still wants are built again below)
-        for (const ix of db.prepare(`SELECT name FROM pragma_index_list(?) WHERE origin = 'c'`).all(s.table) as { name: string }[]) {
-          const cols = (db.prepare(`SELECT name FROM pragma_index_info(?)`).all(ix.name) as { name: string }[]).map((c) => c.name);
-          if (cols.includes(s.column!)) db.exec(`DROP INDEX ${q(ix.name)}`);
-        }
-        db.exec(`ALTER TABLE ${q(s.table)} DROP COLUMN ${q(s.column!)}`);
-        db.prepare(`DELETE FROM _schema_columns WHERE table_name = ? AND column_name = ?`).run(s.table, s.column);
+        for (const ix of await names(tx, d.indexesUsingColumnQuery(s.table, s.column!))) await tx.run(`DROP INDEX ${q(ix)}`);
+        await tx.run(`ALTER TABLE ${q(s.table)} DROP COLUMN ${q(s.column!)}`);
+        await tx.run(`DELETE FROM _schema_columns WHERE table_name = ? AND column_name = ?`, [s.table, s.column]);
         break;
       case 'renameColumn':
-        db.exec(`ALTER TABLE ${q(s.table)} RENAME COLUMN ${q(s.from!)} TO ${q(s.to!)}`);
-        db.prepare(`UPDATE _schema_columns SET column_name = ? WHERE table_name = ? AND column_name = ?`).run(s.to, s.table, s.from);
+        await tx.run(`ALTER TABLE ${q(s.table)} RENAME COLUMN ${q(s.from!)} TO ${q(s.to!)}`);
+        await tx.run(`UPDATE _schema_columns SET column_name = ? WHERE table_name = ? AND column_name = ?`, [s.to, s.table, s.from]);
         break;
-      case 'retypeColumn':
-        // the stored type is re-read from the metadata below; values keep SQLite's dynamic typing
-        db.prepare(`DELETE FROM _schema_columns WHERE table_name = ? AND column_name = ?`).run(s.table, s.column);
+      case 'retypeColumn': {
+        // the stored type is re-read from the metadata below
+        const col = tables.find((t) => t.name === s.table)?.columns.find((c) => c.name === s.column);
+        if (col) for (const sql of d.retypeColumn(s.table, col)) await tx.run(sql);
+        await tx.run(`DELETE FROM _schema_columns WHERE table_name = ? AND column_name = ?`, [s.table, s.column]);
         break;
+      }
       case 'dropTable':
-        db.exec(`DROP TABLE IF EXISTS ${q(s.table)}`);
-        db.prepare(`DELETE FROM _schema_columns WHERE table_name = ?`).run(s.table);
+        await tx.run(`DROP TABLE IF EXISTS ${q(s.table)}`);
+        await tx.run(`DELETE FROM _schema_columns WHERE table_name = ?`, [s.table]);
         break;
     }
   }
-  db.prepare(`INSERT INTO _migrations (id, applied_at) VALUES (?, ?)`).run(m.id, new Date().toISOString());
+  await tx.run(`INSERT INTO _migrations (id, applied_at) VALUES (?, ?)`, [m.id, new Date().toISOString()]);
 }
 
-export interface MigrateReport { created: string[]; addedColumns: string[]; createdIndexes: string[]; droppedIndexes: string[]; migrations: string[] }
+/**
+ * System tables of databases made before this version: the password history had no id (its
+ * order came from SQLite's rowid, which PostgreSQL does not have); it is rebuilt with one.
+ */
+async function upgradeSystemTables(tx: Queryable): Promise<void> {
+  const d = tx.dialect;
+  const cols = await names(tx, d.columnsQuery('_password_history'));
+  if (cols.includes('id')) return;
+  await tx.run(`ALTER TABLE _password_history RENAME TO _password_history_old`);
+  await tx.run(`DROP INDEX IF EXISTS ix_password_history_account`);
+  for (const sql of d.systemDdl().filter((s) => s.includes('_password_history'))) await tx.run(sql);
+  await tx.run(`INSERT INTO _password_history (account_id, hash, changed_at) SELECT account_id, hash, changed_at FROM _password_history_old ORDER BY changed_at`);
+  await tx.run(`DROP TABLE _password_history_old`);
+}
 
-export function migrate(db: DB, tables: TableDef[], migrations: Migration[] = []): MigrateReport {
+export async function migrate(db: Db, tables: TableDef[], migrations: Migration[] = []): Promise<MigrateReport> {
   const report: MigrateReport = { created: [], addedColumns: [], createdIndexes: [], droppedIndexes: [], migrations: [] };
-  const run = db.transaction(() => {
-    for (const sql of SYSTEM_DDL) db.exec(sql);
-    const applied = new Set((db.prepare(`SELECT id FROM _migrations`).all() as { id: string }[]).map((r) => r.id));
+  await db.transaction(async (tx) => {
+    const d = tx.dialect;
+    const q = d.quote;
+    if (d.migrationLock) await tx.get(d.migrationLock);
+    for (const sql of d.systemDdl()) await tx.run(sql);
+    await upgradeSystemTables(tx);
+    const exists = async (t: string) => !!(await tx.get(d.tableExistsQuery(t).sql, d.tableExistsQuery(t).params));
+    const applied = new Set((await tx.all<{ id: string }>(`SELECT id FROM _migrations`)).map((r) => r.id));
     for (const m of [...migrations].sort((a, b) => a.id.localeCompare(b.id))) {
       if (applied.has(m.id)) continue;
-      applyMigration(db, m);
+      await applyMigration(tx, m, tables);
       report.migrations.push(m.id);
     }
     const problems: string[] = [];
     const wanted = new Set(tables.map((t) => t.name));
-    const known = (db.prepare(`SELECT DISTINCT table_name FROM _schema_columns`).all() as { table_name: string }[]).map((r) => r.table_name);
-    for (const t of known) if (!wanted.has(t) && tableExists(db, t)) problems.push(`table "${t}" holds data but no entity describes it any more (migration op "dropTable")`);
+    const known = (await tx.all<{ table_name: string }>(`SELECT DISTINCT table_name FROM _schema_columns`)).map((r) => r.table_name);
+    for (const t of known) if (!wanted.has(t) && (await exists(t))) problems.push(`table "${t}" holds data but no entity describes it any more (migration op "dropTable")`);
     for (const t of tables) {
-      if (!tableExists(db, t.name)) {
-        db.exec(d.createTable(t));
-        recordColumns(db, t, t.columns);
+      if (!(await exists(t.name))) {
+        await tx.run(d.createTable(t));
+        await recordColumns(tx, t, t.columns);
         report.created.push(t.name);
       } else {
-        const have = new Set(existingColumns(db, t.name));
-        const types = new Map((db.prepare(`SELECT column_name, field_type FROM _schema_columns WHERE table_name = ?`).all(t.name) as { column_name: string; field_type: string }[]).map((r) => [r.column_name, r.field_type]));
+        const have = new Set(await names(tx, d.columnsQuery(t.name)));
+        const types = new Map((await tx.all<{ column_name: string; field_type: string }>(`SELECT column_name, field_type FROM _schema_columns WHERE table_name = ?`, [t.name])).map((r) => [r.column_name, r.field_type]));
         const wantCols = new Set(t.columns.map((c) => c.name));
         for (const c of have) if (!wantCols.has(c)) problems.push(`table "${t.name}": column "${c}" is no longer in the metadata (migration op "dropColumn" or "renameColumn")`);
         for (const c of t.columns) {
           if (!have.has(c.name)) {
-            db.exec(d.addColumn(t.name, c));
+            await tx.run(d.addColumn(t.name, c));
             report.addedColumns.push(`${t.name}.${c.name}`);
           } else if (types.has(c.name) && types.get(c.name) !== c.fieldType) {
             problems.push(`table "${t.name}": column "${c.name}" changes type from ${types.get(c.name)} to ${c.fieldType} (migration op "retypeColumn")`);
           }
         }
-        recordColumns(db, t, t.columns.filter((c) => !types.has(c.name) || types.get(c.name) === c.fieldType));
+        await recordColumns(tx, t, t.columns.filter((c) => !types.has(c.name) || types.get(c.name) === c.fieldType));
       }
-      const haveIx = new Set((db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(t.name) as { name: string }[]).map((r) => r.name));
+      const haveIx = new Set(await names(tx, d.indexesQuery(t.name)));
       const wantIx = new Set(t.indexes.map((i) => i.name));
       for (const ix of t.indexes) {
         if (!haveIx.has(ix.name)) {
-          db.exec(d.createIndex(t.name, ix));
+          await tx.run(d.createIndex(t.name, ix));
           report.createdIndexes.push(ix.name);
         }
       }
       for (const ix of haveIx) {
         if (!wantIx.has(ix) && /^(ix|ux)_/.test(ix)) {
-          db.exec(`DROP INDEX ${q(ix)}`);
+          await tx.run(`DROP INDEX ${q(ix)}`);
           report.droppedIndexes.push(ix);
         }
       }
     }
     if (problems.length) throw new MigrationRefused(problems);
   });
-  run.immediate();
   return report;
 }

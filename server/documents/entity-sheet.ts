@@ -10,8 +10,8 @@
 import type { Catalogues, CompiledEntity, CompiledField, CompiledMetadata, Locale } from '../../codegen/runtime/model.ts';
 import type { JsonSchema } from '../../codegen/runtime/field-schema.ts';
 import type { FieldErrors, SchemaValidator } from '../../codegen/runtime/validation.ts';
-import { sqlite as d } from '../../codegen/runtime/dialect.ts';
-import type { DB } from '../db/open.ts';
+import { quote } from '../../codegen/runtime/dialect.ts';
+import type { Queryable } from '../db/types.ts';
 import { columnName, excelSerialToDate, writeXlsx, type CellValue, type SheetData } from './xlsx.ts';
 
 export interface RowError { row: number; field: string; key: string; args?: Record<string, string | number> }
@@ -170,17 +170,16 @@ export function parseEntitySheet(sheet: SheetData, ctx: EntitySheetContext): Par
  * Rows that would break a unique index of the entity: repeated within the file, or already in the
  * table. Each offending row gets a 'validation.unique' error on the index's fields (as the form does).
  */
-export function uniqueErrors(db: DB, entity: CompiledEntity, rows: ImportRow[], fixed: Record<string, unknown> = {}): RowError[] {
+export async function uniqueErrors(db: Queryable, entity: CompiledEntity, rows: ImportRow[], fixed: Record<string, unknown> = {}): Promise<RowError[]> {
   const errors: RowError[] = [];
   for (const ix of entity.indexes.filter((i) => i.unique)) {
     const seen = new Set<string>();
-    const sql = `SELECT 1 FROM ${d.quote(entity.table)} WHERE ${ix.fields.map((n) => `${d.quote(entity.fields[n].column)} = ?`).join(' AND ')} LIMIT 1`;
-    const stmt = db.prepare(sql);
+    const sql = `SELECT 1 AS x FROM ${quote(entity.table)} WHERE ${ix.fields.map((n) => `${quote(entity.fields[n].column)} = ?`).join(' AND ')} LIMIT 1`;
     for (const r of rows) {
       const vals = ix.fields.map((n) => (n in r.values ? r.values[n] : fixed[n]));
       if (vals.some((v) => v === null || v === undefined)) continue; // NULLs never collide in SQL
       const key = JSON.stringify(vals);
-      if (seen.has(key) || stmt.get(...vals.map((v) => (typeof v === 'boolean' ? d.bool(v) : v)))) {
+      if (seen.has(key) || (await db.get(sql, vals.map((v) => (typeof v === 'boolean' ? db.dialect.bool(v) : v))))) {
         for (const n of ix.fields) if (n in r.values) errors.push({ row: r.row, field: n, key: 'validation.unique' });
       }
       seen.add(key);

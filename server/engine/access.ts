@@ -4,7 +4,7 @@
  * so a supplier can never reach another supplier's row by any route.
  */
 import type { CompiledEntity, CompiledGrant, CompiledMetadata, Operation, Where } from '../../codegen/runtime/model.ts';
-import { sqlite as d } from '../../codegen/runtime/dialect.ts';
+import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
 import type { Principal } from './principal.ts';
 import { forbidden } from './errors.ts';
 
@@ -22,15 +22,16 @@ export function operationGrant(e: CompiledEntity, op: Operation, p: Principal): 
   return grantOf(g, p);
 }
 
-export const toStored = (e: CompiledEntity, field: string, v: unknown): unknown => (e.fields[field]?.type === 'boolean' && typeof v === 'boolean' ? d.bool(v) : v);
+/** A value as the database stores it (booleans are 0/1 in SQLite). */
+export const toStored = (d: Dialect, e: CompiledEntity, field: string, v: unknown): unknown => (e.fields[field]?.type === 'boolean' && typeof v === 'boolean' ? d.bool(v) : v);
 
-function whereSql(e: CompiledEntity, where: Where, alias: string): SqlPart {
+function whereSql(d: Dialect, e: CompiledEntity, where: Where, alias: string): SqlPart {
   const parts: string[] = [];
   const params: unknown[] = [];
   for (const [field, values] of Object.entries(where)) {
-    const col = `${alias}.${d.quote(e.fields[field].column)}`;
+    const col = `${alias}.${quote(e.fields[field].column)}`;
     parts.push(`${col} IN (${values.map(() => '?').join(', ')})`);
-    params.push(...values.map((v) => toStored(e, field, v)));
+    params.push(...values.map((v) => toStored(d, e, field, v)));
   }
   return { sql: parts.join(' AND '), params };
 }
@@ -44,7 +45,7 @@ export function assertWarehouseAllows(e: CompiledEntity, p: Principal): void {
  * The SQL condition limiting `alias` to the rows the caller may touch for `op`, or null when the
  * operation is not granted at all. `grantWhere` is the grant's own condition (action grants use it).
  */
-export function scopeOf(meta: CompiledMetadata, e: CompiledEntity, p: Principal, grant: { where: Where | null } | undefined, alias: string, depth = 0): SqlPart | null {
+export function scopeOf(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, p: Principal, grant: { where: Where | null } | undefined, alias: string, depth = 0): SqlPart | null {
   if (!grant) return null;
   const parts: string[] = [];
   const params: unknown[] = [];
@@ -54,20 +55,22 @@ export function scopeOf(meta: CompiledMetadata, e: CompiledEntity, p: Principal,
       params.push(...x.params);
     }
   };
-  if (grant.where) add(whereSql(e, grant.where, alias));
+  if (grant.where) add(whereSql(d, e, grant.where, alias));
   const prof = meta.access.profiles[p.profile];
   if (prof.supplierScoped && p.role !== 'admin' && e.scope.supplierFields.length) {
-    add({ sql: `(${e.scope.supplierFields.map((f) => `${alias}.${d.quote(e.fields[f].column)} = ?`).join(' OR ')})`, params: e.scope.supplierFields.map(() => p.supplierCode ?? '\u0000') });
+    // a supplier account without a supplier code sees nothing (never a NUL byte: PostgreSQL refuses it in text)
+    if (!p.supplierCode) add({ sql: '1 = 0', params: [] });
+    else add({ sql: `(${e.scope.supplierFields.map((f) => `${alias}.${quote(e.fields[f].column)} = ?`).join(' OR ')})`, params: e.scope.supplierFields.map(() => p.supplierCode) });
   }
-  if (e.scope.warehouseField) add({ sql: `${alias}.${d.quote(e.fields[e.scope.warehouseField].column)} = ?`, params: [p.warehouse] });
+  if (e.scope.warehouseField) add({ sql: `${alias}.${quote(e.fields[e.scope.warehouseField].column)} = ?`, params: [p.warehouse] });
   if (e.scope.parent) {
     const parentName = e.fields[e.scope.parent].ref!;
     const parent = meta.entities[parentName];
     const pa = `p${depth + 1}`;
-    const inner = scopeOf(meta, parent, p, operationGrant(parent, 'read', p), pa, depth + 1);
+    const inner = scopeOf(meta, d, parent, p, operationGrant(parent, 'read', p), pa, depth + 1);
     if (!inner) return null;
     add({
-      sql: `EXISTS (SELECT 1 FROM ${d.quote(parent.table)} ${pa} WHERE ${pa}.${d.quote('id')} = ${alias}.${d.quote(e.fields[e.scope.parent].column)}${inner.sql ? ` AND ${inner.sql}` : ''}${parent.softDelete ? '' : ''})`,
+      sql: `EXISTS (SELECT 1 FROM ${quote(parent.table)} ${pa} WHERE ${pa}.${quote('id')} = ${alias}.${quote(e.fields[e.scope.parent].column)}${inner.sql ? ` AND ${inner.sql}` : ''}${parent.softDelete ? '' : ''})`,
       params: inner.params,
     });
   }

@@ -6,9 +6,9 @@
 import type { CompiledAction, CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
 import { SchemaValidator, type FieldErrors } from '../../codegen/runtime/validation.ts';
-import { sqlite as d } from '../../codegen/runtime/dialect.ts';
-import type { DB } from '../db/open.ts';
-import type { Statement } from 'better-sqlite3';
+import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
+import type { Db, Queryable } from '../db/types.ts';
+import { dbErrorKind } from '../db/types.ts';
 import type { Principal } from './principal.ts';
 import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, unauthorized } from './errors.ts';
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
@@ -34,26 +34,15 @@ export interface ListStatements { page: SqlPart; count: SqlPart; start: number; 
 export interface ActionResult { records: Rec[]; file?: FileResult; result?: unknown }
 
 /**
- * The rows of a list page as records. better-sqlite3 builds a row object in C++ one property at a
- * time, which for a 500-row page of 30 columns costs as much as running the query; rows fetched as
- * arrays and copied into objects by a plain loop (one property order, so one hidden class) take
- * about half the time in all (README.md, "Performance"). Raw mode sticks to a statement, so these
- * statements are cached apart from Engine.prepare's.
+ * The rows of a list page as records. Drivers build a row object one property at a time, which
+ * for a 500-row page of 30 columns costs as much as running the query; rows fetched as arrays and
+ * copied into objects by a plain loop (one property order, so one hidden class) take about half
+ * the time in all (README.md, "Performance").
  */
-const pageStatements = new WeakMap<DB, Map<string, { stmt: Statement<unknown[], unknown[]>; columns: string[] }>>();
-function pageRows(db: DB, sql: string, params: unknown[]): Rec[] {
-  let cache = pageStatements.get(db);
-  if (!cache) pageStatements.set(db, (cache = new Map()));
-  let hit = cache.get(sql);
-  if (!hit) {
-    const stmt = db.prepare<unknown[], unknown[]>(sql).raw(true);
-    hit = { stmt, columns: stmt.columns().map((c) => c.name) };
-    if (cache.size > 2000) cache.clear();
-    cache.set(sql, hit);
-  }
-  const columns = hit.columns;
+async function pageRows(db: Queryable, sql: string, params: unknown[]): Promise<Rec[]> {
+  const { columns, rows } = await db.rows(sql, params);
   const n = columns.length;
-  return hit.stmt.all(...params).map((a) => {
+  return rows.map((a) => {
     const r: Rec = {};
     for (let i = 0; i < n; i++) r[columns[i]] = a[i];
     return r;
@@ -62,33 +51,24 @@ function pageRows(db: DB, sql: string, params: unknown[]): Rec[] {
 
 export class Engine {
   readonly validator: SchemaValidator;
-  private readonly stmtCache = new Map<string, Statement<unknown[], unknown>>();
+  readonly d: Dialect;
 
   constructor(
-    readonly db: DB,
+    readonly db: Db,
     readonly meta: CompiledMetadata,
     readonly schemas: Record<string, EntitySchemas>,
     readonly handlers: HandlerTable,
   ) {
     this.validator = new SchemaValidator(meta);
+    this.d = db.dialect;
     const missing = Object.values(meta.entities).flatMap((e) => Object.values(e.actions).filter((a) => a.handler && !handlers[`${e.name}.${a.name}`]).map((a) => `${e.name}.${a.name}`));
     if (missing.length) throw new Error(`action handlers missing: ${missing.join(', ')}`);
   }
 
-  /** Prepared statements are cached by their SQL text. */
-  prepare(sql: string): Statement<unknown[], unknown> {
-    let s = this.stmtCache.get(sql);
-    if (!s) {
-      s = this.db.prepare<unknown[], unknown>(sql);
-      if (this.stmtCache.size > 2000) this.stmtCache.clear();
-      this.stmtCache.set(sql, s);
-    }
-    return s;
-  }
-
-  /** Next value of a named number series; the series lives in the database (shared by all processes). */
-  nextNumber(series: string): number {
-    return (this.prepare(`INSERT INTO _number_series (name, next_value) VALUES (?, 2) ON CONFLICT (name) DO UPDATE SET next_value = next_value + 1 RETURNING next_value - 1 AS n`).get(series) as { n: number }).n;
+  /** Next value of a named number series; the series lives in the database (shared by all processes, atomic in both dialects). */
+  async nextNumber(q: Queryable, series: string): Promise<number> {
+    const row = await q.get<{ n: number }>(`INSERT INTO _number_series (name, next_value) VALUES (?, 2) ON CONFLICT (name) DO UPDATE SET next_value = _number_series.next_value + 1 RETURNING next_value - 1 AS n`, [series]);
+    return Number(row!.n);
   }
 
   entityOf(resource: string): CompiledEntity {
@@ -106,14 +86,14 @@ export class Engine {
       throw unauthorized();
     }
     assertWarehouseAllows(e, p);
-    const scope = scopeOf(this.meta, e, p, operationGrant(e, op, p), 'a');
+    const scope = scopeOf(this.meta, this.d, e, p, operationGrant(e, op, p), 'a');
     if (!scope) throw forbidden();
     return scope;
   }
 
   private writeScope(e: CompiledEntity, p: Principal, op: 'create' | 'update' | 'delete'): SqlPart {
     assertWarehouseAllows(e, p);
-    const scope = scopeOf(this.meta, e, p, operationGrant(e, op, p), 'a');
+    const scope = scopeOf(this.meta, this.d, e, p, operationGrant(e, op, p), 'a');
     if (!scope) throw forbidden();
     return scope;
   }
@@ -136,16 +116,16 @@ export class Engine {
    * list over a million rows never counts a million rows; beyond the bound the total is a lower
    * bound (Content-Range `0-499/10000+`), which react-admin's pagination reads as 10000.
    */
-  list(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): ListResult {
+  async list(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): Promise<ListResult> {
     const st = this.listStatements(p, e, query, op, fixed);
-    const rows = pageRows(this.db, st.page.sql, st.page.params);
+    const rows = await pageRows(this.db, st.page.sql, st.page.params);
     for (const r of rows) toRecord(e, r);
     let total: number;
     let totalIsLowerBound = false;
     if (rows.length > 0 && rows.length < st.end - st.start + 1) total = st.start + rows.length;
     else if (rows.length === 0 && st.start === 0) total = 0;
     else {
-      const n = (this.prepare(st.count.sql).get(...st.count.params) as { n: number }).n;
+      const n = Number((await this.db.get<{ n: number }>(st.count.sql, st.count.params))!.n);
       const cap = st.start + COUNT_LOOKAHEAD;
       totalIsLowerBound = n > cap;
       total = totalIsLowerBound ? cap : n;
@@ -156,14 +136,14 @@ export class Engine {
   /** The SQL list() runs (the index-coverage test explains these plans). */
   listStatements(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): ListStatements {
     const scope = this.readScope(e, p, op);
-    const q = parseListQuery(this.meta, e, query);
-    const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${d.quote(e.fields[e.softDelete].column)} = 0`, params: [] } : null;
+    const q = parseListQuery(this.meta, this.d, e, query);
+    const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
     const where = this.and(scope, q.where, hideDeleted, fixed);
-    const from = ` FROM ${d.quote(e.table)} a${this.whereClause(where)}`;
+    const from = ` FROM ${quote(e.table)} a${this.whereClause(where)}`;
     return {
-      page: { sql: `SELECT ${selectList(e)}${from} ORDER BY ${q.orderBy} ${d.limitOffset(q.end - q.start + 1, q.start)}`, params: where.params },
+      page: { sql: `SELECT ${selectList(e)}${from} ORDER BY ${q.orderBy} ${this.d.limitOffset(q.end - q.start + 1, q.start)}`, params: where.params },
       // one more row than the cap tells "more than the cap" from "exactly the cap"
-      count: { sql: `SELECT COUNT(*) AS n FROM (SELECT 1${from} LIMIT ?)`, params: [...where.params, q.start + COUNT_LOOKAHEAD + 1] },
+      count: { sql: `SELECT COUNT(*) AS n FROM (SELECT 1 AS x${from} LIMIT ?) t`, params: [...where.params, q.start + COUNT_LOOKAHEAD + 1] },
       start: q.start,
       end: q.end,
     };
@@ -186,43 +166,48 @@ export class Engine {
     screenSort?: { field: string; order: 'ASC' | 'DESC' },
   ): { sql: string; countSql: string; params: unknown[] } {
     const scope = this.readScope(e, p, 'export');
-    const q = parseListQuery(this.meta, e, { filter: query.filter, sort: query.sort }, screenSort);
-    const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${d.quote(e.fields[e.softDelete].column)} = 0`, params: [] } : null;
+    const q = parseListQuery(this.meta, this.d, e, { filter: query.filter, sort: query.sort }, screenSort);
+    const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
     const fixedParts: SqlPart[] = Object.entries(fixed).map(([n, v]) => {
       const f = fieldOf(e, n);
       if (!f) throw new Error(`fixed filter on unknown field ${e.name}.${n}`);
       const values = Array.isArray(v) ? v : [v];
       if (!values.length) return { sql: '0 = 1', params: [] };
-      return { sql: `a.${d.quote(f.column)} IN (${values.map(() => '?').join(', ')})`, params: values.map((x) => toStored(e, n, x)) };
+      return { sql: `a.${quote(f.column)} IN (${values.map(() => '?').join(', ')})`, params: values.map((x) => toStored(this.d, e, n, x)) };
     });
     const where = this.and(scope, q.where, hideDeleted, ...fixedParts);
-    const from = ` FROM ${d.quote(e.table)} a${this.whereClause(where)}`;
+    const from = ` FROM ${quote(e.table)} a${this.whereClause(where)}`;
     const cols = fields.map((n) => {
       const f = fieldOf(e, n);
       if (!f || f.private) throw new Error(`export of unknown or private field ${e.name}.${n}`);
-      return `a.${d.quote(f.column)}`;
+      return `a.${quote(f.column)}`;
     });
     return { sql: `SELECT ${cols.join(', ') || '1'}${from} ORDER BY ${q.orderBy}`, countSql: `SELECT COUNT(*) AS n${from}`, params: where.params };
   }
 
-  getOne(p: Principal | null, e: CompiledEntity, id: number): Rec {
+  async getOne(p: Principal | null, e: CompiledEntity, id: number): Promise<Rec> {
     const scope = this.readScope(e, p);
-    const row = this.selectById(e, id, scope);
+    const row = await this.selectById(this.db, e, id, scope);
     if (!row) throw notFound();
     return row;
   }
 
-  private selectById(e: CompiledEntity, id: number, scope: SqlPart | null, includePrivate = false): Rec | undefined {
-    const where = this.and({ sql: `a.${d.quote('id')} = ?`, params: [id] }, scope);
-    const row = this.prepare(`SELECT ${selectList(e, 'a', includePrivate)} FROM ${d.quote(e.table)} a${this.whereClause(where)}`).get(...where.params) as Rec | undefined;
+  /**
+   * One row by id within `scope`. `lock`: the row is about to be checked and changed in this
+   * transaction; on PostgreSQL it is read with a row lock (a concurrent transaction waits, then
+   * reads the committed row), on SQLite the transaction already holds the write lock.
+   */
+  private async selectById(q: Queryable, e: CompiledEntity, id: number, scope: SqlPart | null, includePrivate = false, lock = false): Promise<Rec | undefined> {
+    const where = this.and({ sql: `a.${quote('id')} = ?`, params: [id] }, scope);
+    const row = await q.get<Rec>(`SELECT ${selectList(e, 'a', includePrivate)} FROM ${quote(e.table)} a${this.whereClause(where)}${lock ? this.d.forUpdate('a') : ''}`, where.params);
     return row ? toRecord(e, row) : undefined;
   }
 
   /* ------------------------------------------------------------------ writes: shared parts */
 
   /** Inserts a row without permission checks (engine and handlers use it); returns the record. */
-  insertRow(e: CompiledEntity, valuesIn: Rec, p: Principal, now: string): Rec {
-    const values = { ...valuesIn, ...this.generatedValues(e, p, now, valuesIn) };
+  async insertRow(q: Queryable, e: CompiledEntity, valuesIn: Rec, p: Principal, now: string): Promise<Rec> {
+    const values = { ...valuesIn, ...(await this.generatedValues(q, e, p, now, valuesIn)) };
     const row: Rec = {};
     for (const n of e.fieldOrder) {
       const f = e.fields[n];
@@ -233,51 +218,52 @@ export class Engine {
     if (e.versioned) row.version = 1;
     if (e.audit) Object.assign(row, { createdAt: now, createdBy: p.userId, updatedAt: now, updatedBy: p.userId });
     const names = Object.keys(row);
-    const sql = `INSERT INTO ${d.quote(e.table)} (${names.map((n) => d.quote(e.fields[n].column)).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
-    const info = this.prepare(sql).run(...names.map((n) => toStored(e, n, row[n])));
-    const id = Number(info.lastInsertRowid);
-    this.audit(p, e, id, 'create', Object.fromEntries(names.map((n) => [n, [null, row[n]]])), now);
-    return this.selectById(e, id, null)!;
+    const sql = `INSERT INTO ${quote(e.table)} (${names.map((n) => quote(e.fields[n].column)).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING ${quote('id')} AS id`;
+    const inserted = await q.get<{ id: number }>(sql, names.map((n) => toStored(this.d, e, n, row[n])));
+    const id = Number(inserted!.id);
+    await this.audit(q, p, e, id, 'create', Object.fromEntries(names.map((n) => [n, [null, row[n]]])), now);
+    return (await this.selectById(q, e, id, null))!;
   }
 
   /** Updates a row by id without permission checks; bumps the version; checks it when given. */
-  updateRow(e: CompiledEntity, id: number, patch: Rec, p: Principal, now: string, operation: string, expectVersion?: number): Rec {
-    const before = this.selectById(e, id, null, true);
+  async updateRow(q: Queryable, e: CompiledEntity, id: number, patch: Rec, p: Principal, now: string, operation: string, expectVersion?: number): Promise<Rec> {
+    const before = await this.selectById(q, e, id, null, true);
     if (!before) throw notFound();
     const changed = Object.keys(patch).filter((n) => fieldOf(e, n) && !SYSTEM_WRITABLE_IGNORED.has(n) && patch[n] !== before[n]);
-    const sets = changed.map((n) => `${d.quote(e.fields[n].column)} = ?`);
-    const params = changed.map((n) => toStored(e, n, patch[n]));
-    if (e.versioned) sets.push(`${d.quote('version')} = ${d.quote('version')} + 1`);
+    const sets = changed.map((n) => `${quote(e.fields[n].column)} = ?`);
+    const params = changed.map((n) => toStored(this.d, e, n, patch[n]));
+    if (e.versioned) sets.push(`${quote('version')} = ${quote('version')} + 1`);
     if (e.audit) {
-      sets.push(`${d.quote('updated_at')} = ?`, `${d.quote('updated_by')} = ?`);
+      sets.push(`${quote('updated_at')} = ?`, `${quote('updated_by')} = ?`);
       params.push(now, p.userId);
     }
-    if (!sets.length) return this.selectById(e, id, null)!;
-    let where = `${d.quote('id')} = ?`;
+    if (!sets.length) return (await this.selectById(q, e, id, null))!;
+    let where = `${quote('id')} = ?`;
     params.push(id);
+    // the version condition makes the update itself the check: no lost update, whatever ran in between
     if (e.versioned && expectVersion !== undefined) {
-      where += ` AND ${d.quote('version')} = ?`;
+      where += ` AND ${quote('version')} = ?`;
       params.push(expectVersion);
     }
-    const info = this.prepare(`UPDATE ${d.quote(e.table)} SET ${sets.join(', ')} WHERE ${where}`).run(...params);
+    const info = await q.run(`UPDATE ${quote(e.table)} SET ${sets.join(', ')} WHERE ${where}`, params);
     if (info.changes === 0) throw conflict('error.staleVersion');
-    this.audit(p, e, id, operation, Object.fromEntries(changed.map((n) => [n, [e.fields[n].private ? '***' : before[n], e.fields[n].private ? '***' : patch[n]]])), now);
-    return this.selectById(e, id, null)!;
+    await this.audit(q, p, e, id, operation, Object.fromEntries(changed.map((n) => [n, [e.fields[n].private ? '***' : before[n], e.fields[n].private ? '***' : patch[n]]])), now);
+    return (await this.selectById(q, e, id, null))!;
   }
 
-  private audit(p: Principal, e: CompiledEntity, id: number, operation: string, changes: Rec, now: string): void {
+  private async audit(q: Queryable, p: Principal, e: CompiledEntity, id: number, operation: string, changes: Rec, now: string): Promise<void> {
     if (e.name === AUDIT_ENTITY) return;
     const a = this.meta.entities[AUDIT_ENTITY];
     if (!a) return;
     const masked = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, fieldOf(e, k)?.private ? ['***', '***'] : v]));
     const cols = ['at', 'userId', 'warehouseCode', 'resource', 'recordId', 'operation', 'changes'];
-    this.prepare(`INSERT INTO ${d.quote(a.table)} (${cols.map((c) => d.quote(a.fields[c].column)).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+    await q.run(`INSERT INTO ${quote(a.table)} (${cols.map((c) => quote(a.fields[c].column)).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
       now, p.userId, p.warehouse, e.resource, id, operation, JSON.stringify(masked),
-    );
+    ]);
   }
 
   /** Field errors for refs that point to rows the caller cannot see, and for taken unique values. */
-  private checkRefsAndUniques(p: Principal, e: CompiledEntity, values: Rec, selfId: number | null): void {
+  private async checkRefsAndUniques(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null): Promise<void> {
     const errors: FieldErrors = {};
     for (const [n, v] of Object.entries(values)) {
       const f = fieldOf(e, n);
@@ -285,7 +271,7 @@ export class Engine {
         const target = this.meta.entities[f.ref!];
         let ok = false;
         try {
-          ok = !!this.selectById(target, Number(v), this.readScope(target, p));
+          ok = !!(await this.selectById(q, target, Number(v), this.readScope(target, p)));
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
         }
@@ -294,11 +280,11 @@ export class Engine {
     }
     for (const ix of e.indexes.filter((i) => i.unique)) {
       if (!ix.fields.some((n) => n in values)) continue;
-      const current = selfId !== null ? this.selectById(e, selfId, null) : undefined;
+      const current = selfId !== null ? await this.selectById(q, e, selfId, null) : undefined;
       const vals = ix.fields.map((n) => (n in values ? values[n] : current?.[n]));
       if (vals.some((v) => v === null || v === undefined)) continue;
-      const where = ix.fields.map((n) => `${d.quote(e.fields[n].column)} = ?`).join(' AND ') + (selfId !== null ? ` AND ${d.quote('id')} <> ?` : '');
-      const hit = this.prepare(`SELECT 1 FROM ${d.quote(e.table)} WHERE ${where}`).get(...ix.fields.map((n, i) => toStored(e, n, vals[i])), ...(selfId !== null ? [selfId] : []));
+      const where = ix.fields.map((n) => `${quote(e.fields[n].column)} = ?`).join(' AND ') + (selfId !== null ? ` AND ${quote('id')} <> ?` : '');
+      const hit = await q.get(`SELECT 1 AS x FROM ${quote(e.table)} WHERE ${where}`, [...ix.fields.map((n, i) => toStored(this.d, e, n, vals[i])), ...(selfId !== null ? [selfId] : [])]);
       if (hit) for (const n of ix.fields) if (n in values) errors[n] = { key: 'validation.unique' };
     }
     if (Object.keys(errors).length) {
@@ -307,13 +293,16 @@ export class Engine {
     }
   }
 
-  /** Runs fn in one IMMEDIATE transaction; a UNIQUE violation that slipped past the checks is a 409. */
-  tx<T>(fn: () => T): T {
+  /**
+   * Runs fn in one write transaction (db.transaction: SQLite IMMEDIATE, PostgreSQL with row locks
+   * and a retry on serialization failures); a UNIQUE violation that slipped past the checks (two
+   * processes inserting the same value at once) is a 409.
+   */
+  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     try {
-      return this.db.transaction(fn).immediate();
+      return await this.db.transaction(fn);
     } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw conflict('error.duplicate');
+      if (dbErrorKind(err) === 'unique') throw conflict('error.duplicate');
       throw err;
     }
   }
@@ -332,7 +321,7 @@ export class Engine {
   }
 
   /** Values a new row takes from the session and from number series (metadata: sessionDefault, autoNumber). */
-  private generatedValues(e: CompiledEntity, p: Principal, now: string, given: Rec): Rec {
+  private async generatedValues(q: Queryable, e: CompiledEntity, p: Principal, now: string, given: Rec): Promise<Rec> {
     const out: Rec = {};
     const session: Record<string, unknown> = { userId: p.userId, userName: p.name, supplierCode: p.supplierCode ?? p.departmentId, supplierName: p.departmentName, warehouseCode: p.warehouse, now };
     for (const n of e.fieldOrder) {
@@ -342,7 +331,7 @@ export class Engine {
       if (f.autoNumber) {
         const day = now.slice(0, 10).replace(/-/g, '');
         const series = `${e.name}.${n}.${day}`;
-        const next = this.nextNumber(series);
+        const next = await this.nextNumber(q, series);
         out[n] = `${f.autoNumber.prefix}${day}${String(next).padStart(f.autoNumber.digits, '0')}`;
       }
     }
@@ -351,7 +340,7 @@ export class Engine {
 
   /* ------------------------------------------------------------------ create / update / delete */
 
-  create(p: Principal, e: CompiledEntity, bodyIn: unknown): Rec {
+  async create(p: Principal, e: CompiledEntity, bodyIn: unknown): Promise<Rec> {
     const body = this.assertObject(bodyIn);
     const scope = this.writeScope(e, p, 'create');
     void scope;
@@ -370,17 +359,17 @@ export class Engine {
     const invalid = this.validator.validate(this.schemas[e.name].create, data);
     if (invalid) throw validationFailed(invalid);
     const now = new Date().toISOString();
-    return this.tx(() => {
+    return this.tx(async (q) => {
       const values = { ...data, ...forced };
-      this.checkRefsAndUniques(p, e, values, null);
-      return this.insertRow(e, values, p, now);
+      await this.checkRefsAndUniques(q, p, e, values, null);
+      return this.insertRow(q, e, values, p, now);
     });
   }
 
   /** Loads a row the caller may write, or 404 (existence is not revealed). */
-  private loadForWrite(p: Principal, e: CompiledEntity, id: number, op: 'update' | 'delete'): Rec {
+  private async loadForWrite(q: Queryable, p: Principal, e: CompiledEntity, id: number, op: 'update' | 'delete'): Promise<Rec> {
     const scope = this.writeScope(e, p, op);
-    const row = this.selectById(e, id, scope, true);
+    const row = await this.selectById(q, e, id, scope, true, true);
     if (!row) throw notFound();
     return row;
   }
@@ -389,11 +378,11 @@ export class Engine {
     for (const [f, codes] of Object.entries(when)) if (!codes.includes(String(row[f]))) throw conflict(code, { status: String(row[f]) });
   }
 
-  update(p: Principal, e: CompiledEntity, id: number, bodyIn: unknown): Rec {
+  async update(p: Principal, e: CompiledEntity, id: number, bodyIn: unknown): Promise<Rec> {
     const body = this.assertObject(bodyIn);
     const now = new Date().toISOString();
-    return this.tx(() => {
-      const row = this.loadForWrite(p, e, id, 'update');
+    return this.tx(async (q) => {
+      const row = await this.loadForWrite(q, p, e, id, 'update');
       const forced = this.forcedValues(e, p);
       const errors: FieldErrors = {};
       const data: Rec = {};
@@ -422,38 +411,38 @@ export class Engine {
       this.assertState(e, row, e.editableWhen, 'error.editNotAllowed');
       const { version, ...patch } = data;
       if (e.versioned && version !== row.version) throw conflict('error.staleVersion');
-      this.checkRefsAndUniques(p, e, patch, id);
-      return this.updateRow(e, id, patch, p, now, 'update', e.versioned ? Number(version) : undefined);
+      await this.checkRefsAndUniques(q, p, e, patch, id);
+      return this.updateRow(q, e, id, patch, p, now, 'update', e.versioned ? Number(version) : undefined);
     });
   }
 
   /** Deletes (or soft-deletes) a row; hard deletes take the child rows that inherit its scope along. Returns the record and the storage names of removed files. */
-  remove(p: Principal, e: CompiledEntity, id: number): { record: Rec; removedFiles: string[] } {
+  async remove(p: Principal, e: CompiledEntity, id: number): Promise<{ record: Rec; removedFiles: string[] }> {
     const now = new Date().toISOString();
-    return this.tx(() => {
-      const row = this.loadForWrite(p, e, id, 'delete');
+    return this.tx(async (q) => {
+      const row = await this.loadForWrite(q, p, e, id, 'delete');
       this.assertState(e, row, e.deletableWhen, 'error.deleteNotAllowed');
-      const visible = this.selectById(e, id, null)!;
+      const visible = (await this.selectById(q, e, id, null))!;
       if (e.softDelete) {
-        this.updateRow(e, id, { [e.softDelete]: true }, p, now, 'delete');
+        await this.updateRow(q, e, id, { [e.softDelete]: true }, p, now, 'delete');
         return { record: visible, removedFiles: [] };
       }
-      const removedFiles = this.deleteCascade(p, e, id, now);
+      const removedFiles = await this.deleteCascade(q, p, e, id, now);
       return { record: visible, removedFiles };
     });
   }
 
-  private deleteCascade(p: Principal, e: CompiledEntity, id: number, now: string): string[] {
+  private async deleteCascade(q: Queryable, p: Principal, e: CompiledEntity, id: number, now: string): Promise<string[]> {
     const files: string[] = [];
     for (const child of Object.values(this.meta.entities)) {
       if (!child.scope.parent || child.fields[child.scope.parent].ref !== e.name) continue;
-      const ids = (this.prepare(`SELECT ${d.quote('id')} AS id FROM ${d.quote(child.table)} WHERE ${d.quote(child.fields[child.scope.parent].column)} = ?`).all(id) as { id: number }[]).map((r) => r.id);
-      for (const cid of ids) files.push(...this.deleteCascade(p, child, cid, now));
+      const ids = (await q.all<{ id: number }>(`SELECT ${quote('id')} AS id FROM ${quote(child.table)} WHERE ${quote(child.fields[child.scope.parent].column)} = ?`, [id])).map((r) => Number(r.id));
+      for (const cid of ids) files.push(...(await this.deleteCascade(q, p, child, cid, now)));
     }
-    const full = this.selectById(e, id, null, true)!;
+    const full = (await this.selectById(q, e, id, null, true))!;
     if (e.file && typeof full.storageName === 'string') files.push(full.storageName);
-    this.prepare(`DELETE FROM ${d.quote(e.table)} WHERE ${d.quote('id')} = ?`).run(id);
-    this.audit(p, e, id, 'delete', Object.fromEntries(e.fieldOrder.filter((n) => !e.fields[n].system).map((n) => [n, [full[n], null]])), now);
+    await q.run(`DELETE FROM ${quote(e.table)} WHERE ${quote('id')} = ?`, [id]);
+    await this.audit(q, p, e, id, 'delete', Object.fromEntries(e.fieldOrder.filter((n) => !e.fields[n].system).map((n) => [n, [full[n], null]])), now);
     return files;
   }
 
@@ -465,7 +454,7 @@ export class Engine {
    * `overwrite`, in which case the row is replaced. Returns the record and the storage name the
    * row no longer uses (to remove after commit).
    */
-  recordFile(p: Principal, e: CompiledEntity, bodyIn: unknown, file: { fileName: string; fileSize: number; mimeType: string }, storageName: string, overwrite: boolean): { record: Rec; replaced: string | null } {
+  async recordFile(p: Principal, e: CompiledEntity, bodyIn: unknown, file: { fileName: string; fileSize: number; mimeType: string }, storageName: string, overwrite: boolean): Promise<{ record: Rec; replaced: string | null }> {
     const body = this.assertObject(bodyIn);
     this.writeScope(e, p, 'create');
     const errors: FieldErrors = {};
@@ -483,16 +472,22 @@ export class Engine {
     if (e.fields.mimeType) values.mimeType = file.mimeType;
     if (e.fields.uploader) values.uploader = p.name;
     if (e.fields.uploadedAt) values.uploadedAt = now;
-    return this.tx(() => {
-      this.checkRefsAndUniques(p, e, Object.fromEntries(Object.entries(data).filter(([k]) => fieldOf(e, k)?.type === 'ref')), null);
+    return this.tx(async (q) => {
+      await this.checkRefsAndUniques(q, p, e, Object.fromEntries(Object.entries(data).filter(([k]) => fieldOf(e, k)?.type === 'ref')), null);
+      // the parent row is locked first: two uploads of the same name under one parent take turns
+      // (PostgreSQL), so the second sees the first and asks whether to overwrite
+      if (e.scope.parent && values[e.scope.parent] !== undefined && values[e.scope.parent] !== null) {
+        const parent = this.meta.entities[e.fields[e.scope.parent].ref!];
+        await this.selectById(q, parent, Number(values[e.scope.parent]), null, false, true);
+      }
       const keys = [...e.file!.overwriteKey, 'fileName'];
-      const where = keys.map((k) => `${d.quote(e.fields[k].column)} = ?`).join(' AND ');
-      const existing = this.prepare(`SELECT ${d.quote('id')} AS id, ${d.quote(e.fields.storageName.column)} AS storageName FROM ${d.quote(e.table)} WHERE ${where}`).get(...keys.map((k) => toStored(e, k, values[k]))) as { id: number; storageName: string } | undefined;
+      const where = keys.map((k) => `${quote(e.fields[k].column)} = ?`).join(' AND ');
+      const existing = await q.get<{ id: number; storageName: string }>(`SELECT ${quote('id')} AS id, ${quote(e.fields.storageName.column)} AS "storageName" FROM ${quote(e.table)} WHERE ${where}`, keys.map((k) => toStored(this.d, e, k, values[k])));
       if (existing && !overwrite) throw conflict('error.fileExists', { fileName: file.fileName });
       const result = existing
-        ? { record: this.updateRow(e, existing.id, values, p, now, 'overwrite'), replaced: existing.storageName }
-        : { record: this.insertRow(e, values, p, now), replaced: null };
-      this.applyUploadAction(p, e, values, file.fileName, now);
+        ? { record: await this.updateRow(q, e, Number(existing.id), values, p, now, 'overwrite'), replaced: existing.storageName }
+        : { record: await this.insertRow(q, e, values, p, now), replaced: null };
+      await this.applyUploadAction(q, p, e, values, file.fileName, now);
       return result;
     });
   }
@@ -502,58 +497,58 @@ export class Engine {
    * transaction (e.g. a hazardous-chemicals receipt becomes "uploaded"), when the caller may run
    * it and the parent's state allows it; otherwise only the listed parent fields are refreshed.
    */
-  private applyUploadAction(p: Principal, e: CompiledEntity, values: Rec, fileName: string, now: string): void {
+  private async applyUploadAction(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, fileName: string, now: string): Promise<void> {
     const ou = e.file?.onUpload;
     if (!ou || !e.scope.parent) return;
     const parent = this.meta.entities[e.fields[e.scope.parent].ref!];
     const a = parent.actions[ou.action];
-    const row = this.selectById(parent, Number(values[e.scope.parent]), null, true);
+    const row = await this.selectById(q, parent, Number(values[e.scope.parent]), null, true, true);
     if (!row) throw notFound();
     const extra = Object.fromEntries(Object.entries(ou.setParent).map(([k, v]) => [k, v === '$fileName' ? fileName : v]));
     const allowed = !!grantOf(a.allow, p) && (!a.from || !a.statusField || a.from.includes(String(row[a.statusField])));
-    if (allowed) this.transition(parent, a, p, now, {}, row, extra);
-    else if (Object.keys(extra).length) this.updateRow(parent, Number(row.id), extra, p, now, 'upload');
+    if (allowed) await this.transition(q, parent, a, p, now, {}, row, extra);
+    else if (Object.keys(extra).length) await this.updateRow(q, parent, Number(row.id), extra, p, now, 'upload');
   }
 
   /** The stored file behind a visible record of a file entity. */
-  fileOf(p: Principal, e: CompiledEntity, id: number): { fileName: string; mimeType: string; storageName: string } {
+  async fileOf(p: Principal, e: CompiledEntity, id: number): Promise<{ fileName: string; mimeType: string; storageName: string }> {
     const scope = this.readScope(e, p);
-    const row = this.selectById(e, id, scope, true);
+    const row = await this.selectById(this.db, e, id, scope, true);
     if (!row || !e.file) throw notFound();
     return { fileName: String(row.fileName), mimeType: String(row.mimeType ?? 'application/octet-stream'), storageName: String(row.storageName) };
   }
 
   /* ------------------------------------------------------------------ actions */
 
-  private services(p: Principal, now: string): HandlerServices {
+  private services(q: Queryable, p: Principal, now: string): HandlerServices {
     const entity = (name: string) => {
       const e = this.meta.entities[name];
       if (!e) throw new Error(`unknown entity ${name}`);
       return e;
     };
     return {
-      db: this.db,
+      db: q,
       meta: this.meta,
       principal: p,
       now,
       fail: (status, code, args) => {
         throw new AppError(status, code, args ?? {});
       },
-      insert: (name, values) => this.insertRow(entity(name), values, p, now),
-      update: (name, id, patch) => this.updateRow(entity(name), id, patch, p, now, 'update'),
-      nextNumber: (series) => this.nextNumber(series),
+      insert: (name, values) => this.insertRow(q, entity(name), values, p, now),
+      update: (name, id, patch) => this.updateRow(q, entity(name), id, patch, p, now, 'update'),
+      nextNumber: (series) => this.nextNumber(q, series),
     };
   }
 
   /** The generic transition of one record. */
-  private transition(e: CompiledEntity, a: CompiledAction, p: Principal, now: string, input: Rec, row: Rec, extra: Rec = {}, expectVersion?: number): Rec {
+  private transition(q: Queryable, e: CompiledEntity, a: CompiledAction, p: Principal, now: string, input: Rec, row: Rec, extra: Rec = {}, expectVersion?: number): Promise<Rec> {
     const patch: Rec = {};
     if (a.statusField && a.to) patch[a.statusField] = a.to.length > 1 ? input.target : a.to[0];
     for (const n of a.inputOrder) if (n !== 'target' && fieldOf(e, n) && !e.fields[n].system && input[n] !== undefined) patch[n] = input[n];
     // $user is the user ID (who did it, as in the audit trail); $userName the person's name (shown on documents)
     for (const [k, v] of Object.entries(a.set)) patch[k] = v === '$now' ? now : v === '$user' ? p.userId : v === '$userName' ? p.name : v;
     Object.assign(patch, extra);
-    return this.updateRow(e, Number(row.id), patch, p, now, `action:${a.name}`, expectVersion);
+    return this.updateRow(q, e, Number(row.id), patch, p, now, `action:${a.name}`, expectVersion);
   }
 
   /**
@@ -576,36 +571,45 @@ export class Engine {
     if (!a.collection && !single && !a.bulk) throw badRequest('error.onlyOneRecord');
     if (!a.collection && targetIds.length === 0) throw badRequest('error.noRecordSelected');
     const now = new Date().toISOString();
-    const svc = this.services(p, now);
     let outcome: ActionOutcome<Rec> | undefined;
     let result: unknown;
-    this.tx(() => {
+    await this.tx(async (q) => {
+      const svc = this.services(q, p, now);
+      outcome = undefined;
       if (a.collection) {
         const ctx: CollectionContext<Rec> = { ...svc, entity: e, action: a, input, ...(file ? { file } : {}) };
-        result = this.handlers[`${e.name}.${a.name}`](ctx);
+        result = await this.handlers[`${e.name}.${a.name}`](ctx);
         return;
       }
       const readScope = this.readScope(e, p);
-      const actionScope = scopeOf(this.meta, e, p, grant, 'a');
+      const actionScope = scopeOf(this.meta, this.d, e, p, grant, 'a');
       if (!actionScope) throw forbidden();
-      const rows: Rec[] = [];
-      for (const id of [...new Set(targetIds)]) {
-        const row = this.selectById(e, id, this.and(readScope, actionScope), true);
+      // every record is locked before any is checked, in id order (two bulk actions over the
+      // same records never wait for each other in a circle); the checks then see committed rows
+      const unique = [...new Set(targetIds)];
+      const byId = new Map<number, Rec>();
+      for (const id of [...unique].sort((x, y) => x - y)) {
+        const row = await this.selectById(q, e, id, this.and(readScope, actionScope), true, true);
         if (!row) throw notFound();
-        if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw conflict(a.illegalTransitionKey, { action: name, status: String(row[a.statusField]), id });
-        rows.push(row);
+        byId.set(id, row);
+      }
+      const rows = unique.map((id) => byId.get(id)!);
+      for (const row of rows) {
+        if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw conflict(a.illegalTransitionKey, { action: name, status: String(row[a.statusField]), id: Number(row.id) });
       }
       const expectVersion = single && e.versioned && typeof input.version === 'number' ? input.version : undefined;
       if (expectVersion !== undefined && rows[0].version !== expectVersion) throw conflict('error.staleVersion');
       if (a.handler) {
         const ctx: ActionContext<Rec, Rec> = {
           ...svc, entity: e, action: a, records: rows, input, ...(file ? { file } : {}),
-          transition: (record, patch) => this.transition(e, a, p, now, input, record, patch),
+          transition: (record, patch) => this.transition(q, e, a, p, now, input, record, patch),
         };
-        const out = this.handlers[`${e.name}.${a.name}`](ctx) as Rec[] | ActionOutcome<Rec>;
+        const out = (await this.handlers[`${e.name}.${a.name}`](ctx)) as Rec[] | ActionOutcome<Rec>;
         outcome = Array.isArray(out) ? { records: out } : out;
       } else {
-        outcome = { records: rows.map((r) => this.transition(e, a, p, now, input, r, {}, expectVersion)) };
+        const records: Rec[] = [];
+        for (const r of rows) records.push(await this.transition(q, e, a, p, now, input, r, {}, expectVersion));
+        outcome = { records };
       }
     });
     if (a.collection) return { records: [], result };

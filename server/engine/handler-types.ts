@@ -1,18 +1,23 @@
 /**
  * The contract between the generic engine and hand-written business logic (server/handlers/).
- * Codegen emits server/generated/handlers.ts listing one handler per action marked "handler": true;
- * handlers run inside the action's transaction and must stay synchronous (better-sqlite3 is), so a
- * check and its write can never interleave with another request (no over-shipping).
+ * Codegen emits server/generated/handlers.ts listing one handler per action marked "handler": true.
+ * Handlers are asynchronous and run inside the action's transaction, on `db` (the transaction's
+ * handle). The records they get were read with a row lock (PostgreSQL) or under the write lock
+ * (SQLite), so a check on them and the write that follows can never interleave with another
+ * request's (no over-shipping). Other rows a handler reads to change them must be read with
+ * `db.dialect.forUpdate(alias)` appended for the same reason. Handlers do database work only: on
+ * PostgreSQL a transaction that loses a serialization race is run again from the start.
  */
 import type { CompiledAction, CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
-import type { DB } from '../db/open.ts';
+import type { Queryable } from '../db/types.ts';
 import type { Principal } from './principal.ts';
 
 export interface FileResult { fileName: string; contentType: string; body: Buffer }
 export interface UploadedFile { fileName: string; data: Buffer }
 
 export interface HandlerServices {
-  readonly db: DB;
+  /** the action's transaction */
+  readonly db: Queryable;
   readonly meta: CompiledMetadata;
   readonly principal: Principal;
   /** ISO timestamp of this operation */
@@ -20,11 +25,11 @@ export interface HandlerServices {
   /** throws an AppError: the transaction rolls back and the client gets the translated code */
   fail(status: number, code: string, args?: Record<string, string | number>): never;
   /** inserts a row of any entity (defaults, audit columns and the audit trail included); returns the record */
-  insert(entity: string, values: Record<string, unknown>): Record<string, unknown>;
+  insert(entity: string, values: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** updates a row of any entity by id (version + 1, audit trail); returns the record */
-  update(entity: string, id: number, patch: Record<string, unknown>): Record<string, unknown>;
+  update(entity: string, id: number, patch: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** next value of a named number series, kept in the database */
-  nextNumber(series: string): number;
+  nextNumber(series: string): Promise<number>;
 }
 
 export interface ActionContext<R, I> extends HandlerServices {
@@ -38,7 +43,7 @@ export interface ActionContext<R, I> extends HandlerServices {
    * The declared transition for one record: status to the action's `to` (or input.target),
    * input fields named like entity fields, the action's `set`, plus `patch`.
    */
-  transition(record: R, patch?: Record<string, unknown>): R;
+  transition(record: R, patch?: Record<string, unknown>): Promise<R>;
 }
 
 export interface CollectionContext<I> extends HandlerServices {
@@ -54,5 +59,5 @@ export interface ActionOutcome<R> {
   file?: () => Promise<FileResult>;
 }
 
-export type ActionHandler<R, I> = (ctx: ActionContext<R, I>) => R[] | ActionOutcome<R>;
-export type CollectionHandler<I> = (ctx: CollectionContext<I>) => unknown;
+export type ActionHandler<R, I> = (ctx: ActionContext<R, I>) => Promise<R[] | ActionOutcome<R>>;
+export type CollectionHandler<I> = (ctx: CollectionContext<I>) => Promise<unknown>;

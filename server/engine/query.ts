@@ -8,7 +8,7 @@
  * `id` (getMany), `includeDeleted` (soft-deleted rows too).
  */
 import type { CompiledEntity, CompiledField, CompiledMetadata } from '../../codegen/runtime/model.ts';
-import { likePattern, sqlite as d } from '../../codegen/runtime/dialect.ts';
+import { likePattern, quote, type Dialect } from '../../codegen/runtime/dialect.ts';
 import { badRequest } from './errors.ts';
 import { toStored, type SqlPart } from './access.ts';
 import { fieldOf } from './records.ts';
@@ -46,10 +46,13 @@ function parseJson(raw: unknown, name: string): unknown {
   }
 }
 
+/** yyyy-MM-dd, optionally with a time and a zone (ISO 8601 as the API writes dates) */
+const DATE_VALUE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
 const isScalar = (v: unknown): v is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof v);
 
 /** Checks a filter value against the field's type; returns the stored form. */
-function filterValue(e: CompiledEntity, f: CompiledField, v: unknown, key: string): unknown {
+function filterValue(d: Dialect, e: CompiledEntity, f: CompiledField, v: unknown, key: string): unknown {
   if (!isScalar(v)) throw badRequest('error.malformedQuery', { param: key });
   switch (f.type) {
     case 'integer':
@@ -60,10 +63,15 @@ function filterValue(e: CompiledEntity, f: CompiledField, v: unknown, key: strin
       return n;
     }
     case 'boolean':
-      if (typeof v === 'boolean') return toStored(e, f.name, v);
-      if (v === 'true' || v === 1 || v === '1') return 1;
-      if (v === 'false' || v === 0 || v === '0') return 0;
+      if (typeof v === 'boolean') return toStored(d, e, f.name, v);
+      if (v === 'true' || v === 1 || v === '1') return d.bool(true);
+      if (v === 'false' || v === 0 || v === '0') return d.bool(false);
       throw badRequest('error.malformedQuery', { param: key });
+    case 'date':
+    case 'datetime':
+      // a typed column (PostgreSQL DATE, TIMESTAMPTZ) refuses anything else: say so as a 400, not a 500
+      if (typeof v !== 'string' || !DATE_VALUE.test(v) || Number.isNaN(Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v))) throw badRequest('error.malformedQuery', { param: key });
+      return v;
     default:
       if (typeof v !== 'string' && typeof v !== 'number') throw badRequest('error.malformedQuery', { param: key });
       if (String(v).length > 200) throw badRequest('error.malformedQuery', { param: key });
@@ -80,17 +88,16 @@ function filterValue(e: CompiledEntity, f: CompiledField, v: unknown, key: strin
  * indexes carry the filter columns), which stops after one page: a few ms for a wide range, at
  * worst one pass over the index for a range that matches almost nothing. When the range is on the
  * sort column itself the walk still seeks it. likelihood() only changes the estimate, never the
- * result; PostgreSQL keeps per-value statistics and needs no such hint.
+ * result; PostgreSQL keeps per-value statistics and needs no such hint (dialect.broadRange).
  */
-const broadRange = (condition: string): string => (d.name === 'sqlite' ? `likelihood(${condition}, 0.9)` : condition);
 
-export function parseFilter(meta: CompiledMetadata, e: CompiledEntity, filter: unknown, alias = 'a'): { where: SqlPart; includeDeleted: boolean } {
+export function parseFilter(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, filter: unknown, alias = 'a'): { where: SqlPart; includeDeleted: boolean } {
   const parts: string[] = [];
   const params: unknown[] = [];
   let includeDeleted = false;
   if (filter === undefined || filter === null) return { where: { sql: '', params }, includeDeleted };
   if (typeof filter !== 'object' || Array.isArray(filter)) throw badRequest('error.malformedQuery', { param: 'filter' });
-  const col = (f: CompiledField) => `${alias}.${d.quote(f.column)}`;
+  const col = (f: CompiledField) => `${alias}.${quote(f.column)}`;
   for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
     if (value === undefined || value === null || value === '') continue;
     if (key === 'includeDeleted' && e.softDelete) {
@@ -115,11 +122,11 @@ export function parseFilter(meta: CompiledMetadata, e: CompiledEntity, filter: u
     if (suffix === '_like') {
       if (!ops.includes('contains')) throw badRequest('error.unknownFilter', { field: key });
       parts.push(d.containsOp(col(f), '?'));
-      params.push(likePattern(String(filterValue(e, f, value, key))));
+      params.push(likePattern(String(filterValue(d, e, f, value, key))));
     } else if (suffix === '_gte' || suffix === '_lte') {
       if (!ops.includes('range')) throw badRequest('error.unknownFilter', { field: key });
-      parts.push(broadRange(`${col(f)} ${suffix === '_gte' ? '>=' : '<='} ?`));
-      let v = filterValue(e, f, value, key);
+      parts.push(d.broadRange(`${col(f)} ${suffix === '_gte' ? '>=' : '<='} ?`));
+      let v = filterValue(d, e, f, value, key);
       // an end date includes the whole day of a datetime column
       if (suffix === '_lte' && f.type === 'datetime' && typeof v === 'string' && v.length === 10) v = `${v}T23:59:59.999Z`;
       params.push(v);
@@ -131,11 +138,11 @@ export function parseFilter(meta: CompiledMetadata, e: CompiledEntity, filter: u
       }
       if (value.length > meta.app.maxPageSize) throw badRequest('error.rangeTooLarge', { max: meta.app.maxPageSize });
       parts.push(`${col(f)} IN (${value.map(() => '?').join(', ')})`);
-      params.push(...value.map((v) => filterValue(e, f, v, key)));
+      params.push(...value.map((v) => filterValue(d, e, f, v, key)));
     } else {
       if (!ops.includes('eq') && !ops.includes('in')) throw badRequest('error.unknownFilter', { field: key });
       parts.push(`${col(f)} = ?`);
-      params.push(filterValue(e, f, value, key));
+      params.push(filterValue(d, e, f, value, key));
     }
   }
   return { where: { sql: parts.join(' AND '), params }, includeDeleted };
@@ -154,9 +161,9 @@ export function parseSort(e: CompiledEntity, raw: unknown, fallback?: { field: s
     field = sort[0];
     order = o;
   }
-  const c = `${alias}.${d.quote(e.fields[field].column)}`;
+  const c = `${alias}.${quote(e.fields[field].column)}`;
   // id breaks ties so that pages never overlap or skip rows
-  return field === 'id' ? `${c} ${order}` : `${c} ${order}, ${alias}.${d.quote('id')} ${order}`;
+  return field === 'id' ? `${c} ${order}` : `${c} ${order}, ${alias}.${quote('id')} ${order}`;
 }
 
 export function parseRange(meta: CompiledMetadata, raw: unknown): { start: number; end: number } {
@@ -168,9 +175,9 @@ export function parseRange(meta: CompiledMetadata, raw: unknown): { start: numbe
   return { start: range[0], end: range[1] };
 }
 
-export function parseListQuery(meta: CompiledMetadata, e: CompiledEntity, query: Record<string, unknown>, screenSort?: { field: string; order: 'ASC' | 'DESC' }): ListParams & { includeDeleted: boolean } {
+export function parseListQuery(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, query: Record<string, unknown>, screenSort?: { field: string; order: 'ASC' | 'DESC' }): ListParams & { includeDeleted: boolean } {
   const filter = parseJson(query.filter, 'filter');
-  const { where, includeDeleted } = parseFilter(meta, e, filter);
+  const { where, includeDeleted } = parseFilter(meta, d, e, filter);
   const orderBy = parseSort(e, query.sort, screenSort);
   const { start, end } = parseRange(meta, query.range);
   return { where, orderBy, start, end, includeDeleted };

@@ -1,6 +1,6 @@
-/** Rows in, records out: the column list a client may see, and the conversions SQLite needs. */
+/** Rows in, records out: the column list a client may see, and the conversions a database needs (SQLite keeps booleans as 0/1). */
 import type { CompiledEntity } from '../../codegen/runtime/model.ts';
-import { sqlite as d } from '../../codegen/runtime/dialect.ts';
+import { quote } from '../../codegen/runtime/dialect.ts';
 
 const selectCache = new WeakMap<CompiledEntity, string>();
 const boolCache = new WeakMap<CompiledEntity, string[]>();
@@ -13,7 +13,7 @@ export function selectList(e: CompiledEntity, alias = 'a', includePrivate = fals
   }
   const sql = e.fieldOrder
     .filter((n) => includePrivate || !e.fields[n].private)
-    .map((n) => `${alias}.${d.quote(e.fields[n].column)} AS ${d.quote(n)}`)
+    .map((n) => `${alias}.${quote(e.fields[n].column)} AS ${quote(n)}`)
     .join(', ');
   if (!includePrivate) selectCache.set(e, sql);
   return sql;
@@ -37,7 +37,7 @@ export function toRecord<T extends Record<string, unknown>>(e: CompiledEntity, r
   return row;
 }
 
-export const column = (e: CompiledEntity, field: string): string => d.quote(e.fields[field].column);
+export const column = (e: CompiledEntity, field: string): string => quote(e.fields[field].column);
 
 /**
  * The field a client-supplied name refers to, or undefined. Own properties only: a name such as

@@ -10,7 +10,7 @@ import { buildCards, renderDeliveryCards, type DeliveryCard, type DeliveryCardLi
 
 const num = (v: number | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
 
-export const printDeliveryCards: ActionHandler<Order, OrderPrintDeliveryCardsInput> = (ctx) => {
+export const printDeliveryCards: ActionHandler<Order, OrderPrintDeliveryCardsInput> = async (ctx) => {
   const { deliveryCardLength, deliveryDetailLinesPerPage, maxPrintQty } = ctx.meta.app.constants;
   const printQty = ctx.input.printQty;
   // the input schema already holds printQty to 1..5000; this guards the constant the layout relies on

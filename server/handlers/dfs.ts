@@ -2,19 +2,20 @@
 import type { ActionHandler } from '../engine/handler-types.ts';
 import type { DfsOrder, DfsOrderShipInput } from '../generated/types.ts';
 import { DfsShipStatus } from '../generated/types.ts';
+import { inOrder } from './in-order.ts';
 
 /**
  * Ships shipQty of every selected DFS line. If any line cannot take it, nothing ships and the
  * error names every dealer-order / part combination at fault.
  */
-export const ship: ActionHandler<DfsOrder, DfsOrderShipInput> = (ctx) => {
+export const ship: ActionHandler<DfsOrder, DfsOrderShipInput> = async (ctx) => {
   const qty = ctx.input.shipQty;
   const bad = ctx.records.filter((o) => qty > Number(o.unsentQty ?? 0)).map((o) => `${o.dealerOrderNo}/${o.partsCode} (${Number(o.unsentQty ?? 0)})`);
   if (bad.length) ctx.fail(409, 'error.dfsShipQtyExceeded', { items: bad.join(', ') });
-  return ctx.records.map((o) => {
+  return inOrder(ctx.records, async (o) => {
     const sent = Number(o.sentQty ?? 0) + qty;
     const unsent = Number(o.unsentQty ?? 0) - qty;
-    ctx.insert('dfsShipment', {
+    await ctx.insert('dfsShipment', {
       dfsOrderId: o.id,
       dealerOrderNo: o.dealerOrderNo,
       purchaseOrderNo: o.purchaseOrderNo,

@@ -76,14 +76,14 @@ export function importFailed(errors: RowError[]): AppError {
   return new AppError(400, 'error.importFailed', { count: rows.length, rows: shown }, fieldErrors);
 }
 
-export const importFeeItems: CollectionHandler<ConsultingFeeItemImportInput> = (ctx) => {
+export const importFeeItems: CollectionHandler<ConsultingFeeItemImportInput> = async (ctx) => {
   const file = checkFile(ctx.meta, ctx.file);
   const parsed = parseFeeItemWorkbook(ctx.meta, file.data);
   if (!parsed.rows.length && !parsed.errors.length) ctx.fail(400, 'error.noData');
-  const errors = [...parsed.errors, ...uniqueErrors(ctx.db, ctx.meta.entities[ENTITY], parsed.rows)];
+  const errors = [...parsed.errors, ...(await uniqueErrors(ctx.db, ctx.meta.entities[ENTITY], parsed.rows))];
   if (errors.length) throw importFailed(errors.sort((a, b) => a.row - b.row));
   for (const r of parsed.rows) {
-    ctx.insert(ENTITY, { ...r.values, state: ConsultingFeeItemState.toBeConfirmed, importer: ctx.principal.name, importedAt: ctx.now });
+    await ctx.insert(ENTITY, { ...r.values, state: ConsultingFeeItemState.toBeConfirmed, importer: ctx.principal.name, importedAt: ctx.now });
   }
   return { imported: parsed.rows.length };
 };

@@ -1,17 +1,19 @@
 /**
- * Purchase order lines: confirm and ship. Both run inside the action's transaction; the quantity
- * check and the write happen with no await between them, so concurrent ship calls can never ship
- * more than was ordered (the transaction is IMMEDIATE: one writer at a time).
+ * Purchase order lines: confirm and ship. Both run inside the action's transaction on records the
+ * engine read with a row lock (PostgreSQL) or under the one write lock (SQLite): a concurrent ship
+ * of the same line waits and then sees this one's quantities, so concurrent ship calls can never
+ * ship more than was ordered, from one process or several.
  */
 import type { ActionHandler } from '../engine/handler-types.ts';
 import type { Order, OrderConfirmInput, OrderShipInput } from '../generated/types.ts';
 import { PurchaseOrderStatus } from '../generated/types.ts';
+import { inOrder } from './in-order.ts';
 
 const unsentOf = (o: Order): number => Number(o.orderQty ?? 0) - Number(o.shippedQty ?? 0);
 
 /** released -> confirmed with the quantity of this shipment (at most what is still unsent). */
 export const confirm: ActionHandler<Order, OrderConfirmInput> = (ctx) =>
-  ctx.records.map((o) => {
+  inOrder(ctx.records, (o) => {
     const unsent = unsentOf(o);
     if (ctx.input.thisShipmentQty > unsent) ctx.fail(409, 'error.shipQtyExceeded', { orderNo: String(o.orderNo), partsCode: String(o.partsCode), unsent });
     return ctx.transition(o, { unsentQty: unsent });
@@ -22,7 +24,7 @@ export const confirm: ActionHandler<Order, OrderConfirmInput> = (ctx) =>
  * when nothing is left to send, otherwise it stays confirmed (and stays on the ship list).
  */
 export const ship: ActionHandler<Order, OrderShipInput> = (ctx) =>
-  ctx.records.map((o) => {
+  inOrder(ctx.records, (o) => {
     const qty = ctx.input.shipQty;
     const unsent = unsentOf(o);
     if (qty > unsent) ctx.fail(409, 'error.shipQtyExceeded', { orderNo: String(o.orderNo), partsCode: String(o.partsCode), unsent });

@@ -14,14 +14,14 @@ import { SchemaValidator, type FieldErrors } from '../../codegen/runtime/validat
 import { fieldSchema, ruleFragment } from '../../codegen/runtime/field-schema.ts';
 import { AppError, validationFailed, conflict } from '../engine/errors.ts';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import type { DB } from '../db/open.ts';
+import type { Db } from '../db/types.ts';
 import type { AccountRow } from '../plugins/auth.ts';
 
 const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
 const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
 
 export interface ConnectOptions {
-  db: DB;
+  db: Db;
   hashParams?: ScryptParams;
   /** login attempts one account may make per minute, whatever the address (default 10) */
   accountAttemptsPerMinute?: number;
@@ -41,19 +41,16 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     return reply.status(status).header('cache-control', 'no-store').send({ error: status === 400 ? 'invalid_grant' : 'invalid_request', code, message: translate(req.locale, code, args) });
   };
 
-  const failLogin = db.prepare(`UPDATE account SET failed_logins = failed_logins + 1, status = CASE WHEN failed_logins + 1 >= ? AND status IN (${[...MAY_LOG_IN].map(() => '?').join(',')}) THEN ? ELSE status END WHERE id = ? RETURNING status`);
-  const okLogin = db.prepare(`UPDATE account SET failed_logins = 0, last_login_at = ? WHERE id = ?`);
-  const setHash = db.prepare(`UPDATE account SET password_hash = ? WHERE id = ?`);
+  // one statement counts the failure and locks at the threshold: concurrent failures from several
+  // processes each add one, none is lost (the row is locked by the UPDATE itself)
+  const FAIL_LOGIN = `UPDATE account SET failed_logins = failed_logins + 1, status = CASE WHEN failed_logins + 1 >= ? AND status IN (${[...MAY_LOG_IN].map(() => '?').join(',')}) THEN ? ELSE status END WHERE id = ? RETURNING status`;
   const perAccount = opts.accountAttemptsPerMinute ?? 10;
-  const attempts = db.prepare(`SELECT COUNT(*) AS n FROM _login_attempts WHERE user_id = ? AND at > ?`);
-  const addAttempt = db.prepare(`INSERT INTO _login_attempts (user_id, at) VALUES (?, ?)`);
-  const purgeAttempts = db.prepare(`DELETE FROM _login_attempts WHERE at < ?`);
-  /** Counts this attempt; true when the account has made too many in the last minute. */
-  const tooManyAttempts = (userId: string): boolean => {
+  /** Counts this attempt; true when the account has made too many in the last minute (shared by every process). */
+  const tooManyAttempts = async (userId: string): Promise<boolean> => {
     const now = Date.now();
-    purgeAttempts.run(now - 60_000);
-    const n = (attempts.get(userId, now - 60_000) as { n: number }).n;
-    addAttempt.run(userId, now);
+    await db.run(`DELETE FROM _login_attempts WHERE at < ?`, [now - 60_000]);
+    const n = Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM _login_attempts WHERE user_id = ? AND at > ?`, [userId, now - 60_000]))!.n);
+    await db.run(`INSERT INTO _login_attempts (user_id, at) VALUES (?, ?)`, [userId, now]);
     return n >= perAccount;
   };
 
@@ -82,21 +79,21 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     const password = b.password ?? '';
     if (!username || password.length < metadata.app.password.loginMinLength || !b.warehouse) return tokenError(req, reply, 400, 'error.loginFailed');
     // per account, whatever the address (the per-address limit is the route's rateLimit)
-    if (tooManyAttempts(username.toLowerCase())) return tokenError(req, reply, 429, 'error.rateLimited');
-    const acc = app.tokens.accountByUserId(username);
+    if (await tooManyAttempts(username.toLowerCase())) return tokenError(req, reply, 429, 'error.rateLimited');
+    const acc = await app.tokens.accountByUserId(username);
     const ok = await verifyPassword(password, acc?.passwordHash ?? null);
     if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
     if (!ok) {
-      const r = failLogin.get(metadata.app.lockout.maxFailures, ...MAY_LOG_IN, STATUS.locked, acc.id) as { status: string };
+      const r = (await db.get<{ status: string }>(FAIL_LOGIN, [metadata.app.lockout.maxFailures, ...MAY_LOG_IN, STATUS.locked, acc.id]))!;
       return tokenError(req, reply, 400, r.status === STATUS.locked ? 'error.userLocked' : 'error.loginFailed');
     }
     // the password is right: from here on the answer may say why the account cannot log in
     if (acc.status === STATUS.locked) return tokenError(req, reply, 400, 'error.userLocked');
     if (!MAY_LOG_IN.has(acc.status)) return tokenError(req, reply, 400, 'error.noRight');
-    const wh = app.tokens.warehouse(b.warehouse);
+    const wh = await app.tokens.warehouse(b.warehouse);
     if (!wh) return tokenError(req, reply, 400, 'error.wrongWarehouse');
-    okLogin.run(new Date().toISOString(), acc.id);
-    if (acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) setHash.run(await hashPassword(password, hashParams), acc.id);
+    await db.run(`UPDATE account SET failed_logins = 0, last_login_at = ? WHERE id = ?`, [new Date().toISOString(), acc.id]);
+    if (acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(password, hashParams), acc.id]);
     // expiry: an expired password turns the login into 602 (must change); a near one is announced
     let status = acc.status;
     let notice: { code: string; message: string; days?: number } | undefined;
@@ -110,7 +107,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     } else if (left <= metadata.app.password.expiryWarnDays) {
       notice = { code: 'error.passwordExpiresSoon', message: translate(lang, 'error.passwordExpiresSoon', { days: left }), days: left };
     }
-    if (status !== acc.status) db.prepare(`UPDATE account SET status = ? WHERE id = ?`).run(status, acc.id);
+    if (status !== acc.status) await db.run(`UPDATE account SET status = ? WHERE id = ?`, [status, acc.id]);
     const t = app.tokens.issue(acc, wh.code, lang);
     req.log.info({ event: 'login', outcome: 'ok', userId: acc.userId, warehouse: wh.code, accountStatus: status }, 'login');
     reply.header('cache-control', 'no-store');
@@ -119,7 +116,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
 
   app.post('/connect/logout', { preHandler: app.authenticate({ allowMustChange: true }) }, async (req) => {
     const p = req.principal!;
-    app.tokens.revoke(p.tokenId, p.tokenExp);
+    await app.tokens.revoke(p.tokenId, p.tokenExp);
     req.log.info({ event: 'logout', userId: p.userId }, 'logout');
     return { status: 200 };
   });
@@ -129,17 +126,17 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     schema: { body: { type: 'object', required: ['warehouse'], additionalProperties: false, properties: { warehouse: { type: 'string', maxLength: 20 } } } },
   }, async (req) => {
     const p = req.principal!;
-    const wh = app.tokens.warehouse((req.body as { warehouse: string }).warehouse);
+    const wh = await app.tokens.warehouse((req.body as { warehouse: string }).warehouse);
     if (!wh) throw new AppError(400, 'error.wrongWarehouse');
-    const acc = app.tokens.account(p.accountId)!;
+    const acc = (await app.tokens.account(p.accountId))!;
     const t = app.tokens.issue(acc, wh.code, p.locale, p.authTime);
-    app.tokens.revoke(p.tokenId, p.tokenExp);
+    await app.tokens.revoke(p.tokenId, p.tokenExp);
     return { status: 200, access_token: t.token, token_type: 'Bearer', expires_in: t.expiresIn, account_status: Number(acc.status) };
   });
 
   app.post('/supplierApi/accountInfo/info', { preHandler: app.authenticate({ allowMustChange: true }) }, async (req) => {
     const p = req.principal!;
-    const acc = app.tokens.account(p.accountId)!;
+    const acc = (await app.tokens.account(p.accountId))!;
     return {
       status: 200,
       data: {
@@ -177,8 +174,6 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     type: 'object',
     properties: { newPassword: { type: 'string', allOf: [ruleFragment(metadata.rules.password)] } },
   };
-  const history = db.prepare(`SELECT hash FROM _password_history WHERE account_id = ? ORDER BY changed_at DESC, rowid DESC LIMIT ?`);
-  const addHistory = db.prepare(`INSERT INTO _password_history (account_id, hash, changed_at) VALUES (?, ?, ?)`);
 
   app.post('/supplierApi/accountInfo/update', {
     preHandler: app.authenticate({ allowMustChange: true }),
@@ -202,7 +197,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   }, async (req) => {
     const p = req.principal!;
     const b = req.body as Record<string, string | null | undefined>;
-    const acc = app.tokens.account(p.accountId) as AccountRow;
+    const acc = (await app.tokens.account(p.accountId)) as AccountRow;
     const profile: Record<string, unknown> = {};
     for (const f of profileFields) if (b[f] !== undefined) profile[f] = b[f] === '' && f !== 'name' ? null : b[f];
     const errors: FieldErrors = { ...(validator.validate(profileSchema, profile) ?? {}) };
@@ -221,7 +216,8 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
       if (Object.keys(errors).length) throw validationFailed(errors);
       if (!(await verifyPassword(b.oldPassword!, acc.passwordHash))) throw validationFailed({ oldPassword: { key: 'error.wrongOldPassword' } });
       const n = metadata.app.password.historyCount;
-      const previous = [acc.passwordHash, ...(history.all(acc.id, n) as { hash: string }[]).map((r) => r.hash)].filter((h): h is string => !!h).slice(0, n);
+      const older = await db.all<{ hash: string }>(`SELECT hash FROM _password_history WHERE account_id = ? ORDER BY changed_at DESC, id DESC LIMIT ?`, [acc.id, n]);
+      const previous = [acc.passwordHash, ...older.map((r) => r.hash)].filter((h): h is string => !!h).slice(0, n);
       for (const h of previous) {
         if (await verifyPassword(b.newPassword!, h)) throw validationFailed({ newPassword: { key: 'error.passwordReused', args: { count: n } } });
       }
@@ -230,7 +226,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     if (Object.keys(errors).length) throw validationFailed(errors);
     const now = new Date().toISOString();
     const before = { name: acc.name, email: acc.email, mobile: acc.mobile, telephone: acc.telephone };
-    const tx = db.transaction(() => {
+    await db.transaction(async (tx) => {
       const sets: string[] = [];
       const params: unknown[] = [];
       for (const [f, v] of Object.entries(profile)) {
@@ -238,21 +234,20 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
         params.push(v);
       }
       if (newHash) {
-        if (acc.passwordHash) addHistory.run(acc.id, acc.passwordHash, acc.passwordChangedAt ?? now);
+        if (acc.passwordHash) await tx.run(`INSERT INTO _password_history (account_id, hash, changed_at) VALUES (?, ?, ?)`, [acc.id, acc.passwordHash, acc.passwordChangedAt ?? now]);
         sets.push('password_hash = ?', 'password_changed_at = ?');
         params.push(newHash, now);
         if (acc.status === STATUS.mustChangePassword) sets.push(`status = '${STATUS.normal}'`);
       }
       if (!sets.length) return;
       sets.push('version = version + 1', 'updated_at = ?', 'updated_by = ?');
-      const info = db.prepare(`UPDATE account SET ${sets.join(', ')} WHERE id = ? AND version = ?`).run(...params, now, p.userId, acc.id, acc.version);
+      const info = await tx.run(`UPDATE account SET ${sets.join(', ')} WHERE id = ? AND version = ?`, [...params, now, p.userId, acc.id, acc.version]);
       if (info.changes === 0) throw conflict('error.staleVersion');
       const changes = Object.fromEntries(Object.entries(profile).filter(([f, v]) => (before as Record<string, unknown>)[f] !== v).map(([f, v]) => [f, [(before as Record<string, unknown>)[f], v]]));
       if (newHash) changes.password = ['***', '***'];
-      db.prepare(`INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, ?, ?, 'accounts', ?, 'profile', ?)`).run(now, p.userId, p.warehouse, acc.id, JSON.stringify(changes));
+      await tx.run(`INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, ?, ?, 'accounts', ?, 'profile', ?)`, [now, p.userId, p.warehouse, acc.id, JSON.stringify(changes)]);
     });
-    tx.immediate();
-    const fresh = app.tokens.account(acc.id)!;
+    const fresh = (await app.tokens.account(acc.id))!;
     return { status: 200, message: translate(req.locale, 'message.saveSuccess'), data: { accountStatus: Number(fresh.status) } };
   });
 }

@@ -17,13 +17,13 @@
  *   yyyy-MM-dd and date-times yyyy-MM-dd HH:mm:ss in `tz` (default: the server's time zone),
  *   numbers as numeric cells, everything else as (inline) text.
  *
- * The query runs on a read-only connection of its own (app.exportDb) in one read transaction (a
+ * The query runs on a connection of its own (db.readSnapshot) in one read-only transaction (a
  * consistent snapshot), `chunkRows` rows at a time; between chunks the event loop runs and the
  * writer's back-pressure is honoured, so memory stays bounded whatever the row count and a slow
  * client slows the export down rather than filling the memory. A client that disconnects stops it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Statement } from 'better-sqlite3';
+import type { Cursor } from '../db/types.ts';
 import type { CompiledColumn, CompiledEntity, CompiledField, CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
 import { codeLabelKey } from '../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
@@ -203,50 +203,24 @@ export default async function exportRoutes(app: FastifyInstance, opts: ExportRou
       const now = wall(Date.now());
       const fileName = `${title}-${ymd(now).replace(/-/g, '')}-${hms(now).replace(/:/g, '')}.xlsx`;
 
-      const db = app.exportDb.acquire();
-      if (!db) throw new AppError(429, 'error.rateLimited');
-      let stmt: Statement<unknown[], unknown[]>;
-      try {
-        // one read transaction: the count and the rows come from the same snapshot
-        db.exec('BEGIN');
-        const total = (db.prepare(countSql).get(...params) as { n: number }).n;
-        if (total > maxRows) throw badRequest('error.rangeTooLarge', { max: maxRows });
-        stmt = db.prepare<unknown[], unknown[]>(sql).raw(true);
-      } catch (err) {
-        app.exportDb.release(db);
-        throw err;
-      }
-
       const writer = new XlsxStreamWriter({ sheetName: title, header: columns.map((c) => translate(locale, c.labelKey)), columns: conv.map((c) => c.column) });
       const converters = conv.map((c) => c.convert);
       const started = performance.now();
-      // a client that goes away before the end stops the work
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) writer.abort();
-      });
 
-      const pump = async () => {
-        let it: IterableIterator<unknown[]> | undefined;
-        let done = false;
+      /** Moves rows from the cursor into the workbook, `chunkRows` at a time, waiting for the client between chunks. */
+      const pump = async (cursor: Cursor) => {
         try {
-          it = stmt.iterate(...params);
           const cells: CellValue[] = new Array(converters.length);
-          while (!done && !writer.aborted) {
-            for (let n = 0; n < chunkRows; n++) {
-              const r = it.next();
-              if (r.done) {
-                done = true;
-                break;
-              }
-              const row = r.value;
+          while (!writer.aborted) {
+            const rows = await cursor.read(chunkRows);
+            for (const row of rows) {
               for (let i = 0; i < converters.length; i++) cells[i] = converters[i](row[i]);
               writer.addRow(cells);
               if (writer.wantsFlush) writer.flush();
             }
-            if (!done) {
-              writer.flush();
-              await writer.ready();
-            }
+            if (rows.length < chunkRows) break;
+            writer.flush();
+            await writer.ready();
           }
           if (!writer.aborted) writer.end();
         } catch (err) {
@@ -255,13 +229,34 @@ export default async function exportRoutes(app: FastifyInstance, opts: ExportRou
           if (!reply.raw.headersSent) reply.removeHeader('content-type').removeHeader('content-disposition');
           writer.abort(err as Error);
         } finally {
-          if (!done) it?.return?.();
-          app.exportDb.release(db);
           req.log.info({ event: 'export', resource: e.resource, screen: screen.name, userId: p.userId, rows: writer.rowCount, ms: Math.round(performance.now() - started), aborted: writer.aborted }, 'export');
         }
       };
+
+      // One read snapshot (its own connection) for the count and the rows; it stays open while the
+      // reply streams out and is given back when the last row is written or the client goes away.
+      let begin!: () => void;
+      const begun = new Promise<'begun'>((resolve) => (begin = () => resolve('begun')));
+      const job = engine.db.readSnapshot(async (snap) => {
+        const total = Number((await snap.get<{ n: number }>(countSql, params))!.n);
+        if (total > maxRows) throw badRequest('error.rangeTooLarge', { max: maxRows });
+        const cursor = await snap.cursor(sql, params);
+        try {
+          begin();
+          await pump(cursor);
+        } finally {
+          await cursor.close();
+        }
+        return true;
+      });
+      const first = await Promise.race([begun, job]);
+      if (first === null) throw new AppError(429, 'error.rateLimited');
+      job.catch((err) => req.log.error({ err }, 'export snapshot failed'));
+      // a client that goes away before the end stops the work
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) writer.abort();
+      });
       reply.header('content-type', XLSX_CONTENT_TYPE).header('content-disposition', contentDisposition(fileName)).header('cache-control', 'no-store').send(writer.stream);
-      void pump();
       return reply;
     });
   }

@@ -80,7 +80,7 @@ export default async function fileRoutes(app: FastifyInstance, opts: { engine: E
       const overwrite = (req.query as { overwrite?: boolean }).overwrite === true;
       const storageName = await app.fileStore.save(file.data);
       try {
-        const { record, replaced } = engine.recordFile(req.principal!, e, fields, { ...checked, fileSize: file.data.length }, storageName, overwrite);
+        const { record, replaced } = await engine.recordFile(req.principal!, e, fields, { ...checked, fileSize: file.data.length }, storageName, overwrite);
         if (replaced) await app.fileStore.remove(replaced);
         return reply.status(201).send(record);
       } catch (err) {
@@ -92,7 +92,7 @@ export default async function fileRoutes(app: FastifyInstance, opts: { engine: E
       preHandler: app.authenticate(),
       schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }, querystring: { type: 'object', properties: { inline: { type: 'boolean' } } } },
     }, async (req, reply) => {
-      const f = engine.fileOf(req.principal!, e, (req.params as { id: number }).id);
+      const f = await engine.fileOf(req.principal!, e, (req.params as { id: number }).id);
       const data = await app.fileStore.read(f.storageName);
       const inline = (req.query as { inline?: boolean }).inline === true && /^(image\/|application\/pdf)/.test(f.mimeType);
       return reply.header('content-type', f.mimeType).header('content-disposition', contentDisposition(f.fileName, inline)).header('x-content-type-options', 'nosniff').send(data);

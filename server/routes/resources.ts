@@ -83,18 +83,18 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
     const auth = [app.authenticate(), app.writeLimit];
 
     app.get(base, { preHandler: readAuth, schema: { querystring: listQuery, response: { 200: { type: 'array', items: record }, ...errors } } }, async (req, reply) => {
-      const r = engine.list(req.principal, e, req.query as Record<string, unknown>);
+      const r = await engine.list(req.principal, e, req.query as Record<string, unknown>);
       reply.header('content-range', contentRange(e.resource, r));
       return r.records;
     });
     app.get(`${base}/:id`, { preHandler: readAuth, schema: { params: idParams, response: { 200: record, ...errors } } }, async (req) => engine.getOne(req.principal, e, (req.params as { id: number }).id));
     app.post(base, { preHandler: auth, schema: { body: anyBody, response: { 201: record, ...errors } } }, async (req, reply) => {
-      const rec = engine.create(req.principal!, e, req.body);
+      const rec = await engine.create(req.principal!, e, req.body);
       return reply.status(201).send(rec);
     });
     app.put(`${base}/:id`, { preHandler: auth, schema: { params: idParams, body: anyBody, response: { 200: record, ...errors } } }, async (req) => engine.update(req.principal!, e, (req.params as { id: number }).id, req.body));
     app.delete(`${base}/:id`, { preHandler: auth, schema: { params: idParams, response: { 200: record, ...errors } } }, async (req) => {
-      const { record: rec, removedFiles } = engine.remove(req.principal!, e, (req.params as { id: number }).id);
+      const { record: rec, removedFiles } = await engine.remove(req.principal!, e, (req.params as { id: number }).id);
       if (removedFiles.length) await app.fileStore.removeAll(removedFiles);
       return rec;
     });

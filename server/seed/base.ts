@@ -37,31 +37,30 @@ const code = (meta: CompiledMetadata, table: string, key: string): string => {
 export async function seedBase(w: RowWriter, meta: CompiledMetadata, hashParams: ScryptParams): Promise<void> {
   const hashes = new Map<string, string>();
   for (const pw of new Set(DEMO_ACCOUNTS.map((a) => a.password))) hashes.set(pw, await hashPassword(pw, hashParams));
-  w.db.transaction(() => {
-    for (const wh of DEMO_WAREHOUSES) w.insert('warehouse', { ...wh });
-    for (const a of DEMO_ACCOUNTS) {
-      w.insert('account', {
-        userId: a.userId,
-        name: a.name,
-        accountType: code(meta, 'accountType', a.accountType),
-        departmentId: a.departmentId,
-        departmentName: a.departmentName,
-        status: code(meta, 'accountStatus', a.status),
-        failedLogins: a.status === 'locked' ? meta.app.lockout.maxFailures : 0,
-        passwordHash: hashes.get(a.password),
-        // the initial password counts as never changed; the others were changed today
-        passwordChangedAt: a.status === 'mustChangePassword' ? null : w.now,
-        email: `${a.userId}@example.com`,
-        mobile: '13800138000',
-        telephone: '021-12345678',
-      });
-    }
-    const active = code(meta, 'noticeStatus', 'active');
-    const notices = [
-      { title: '关于2026年第四季度供货计划的通知 / Q4 2026 supply plan', content: '请各供应商于12月5日前确认第四季度供货计划。\nSuppliers: please confirm the Q4 supply plan by 5 December.' },
-      { title: '危险化学品收货单据上传要求 / Hazardous chemicals receipts', content: '危险化学品到货后须在三个工作日内上传签收单。\nUpload the signed receipt within three working days of delivery.' },
-      { title: '春节期间物流安排 / Logistics over Spring Festival', content: '春节期间各配件中心收货时间调整如下……\nReceiving hours of every PDC change over the Spring Festival ...' },
-    ];
-    for (const n of notices) w.insert('notice', { ...n, status: active, deleted: false, publishedAt: w.now, createdBy: 'supadmin', updatedBy: 'supadmin' });
-  })();
+  for (const wh of DEMO_WAREHOUSES) w.insert('warehouse', { ...wh });
+  for (const a of DEMO_ACCOUNTS) {
+    w.insert('account', {
+      userId: a.userId,
+      name: a.name,
+      accountType: code(meta, 'accountType', a.accountType),
+      departmentId: a.departmentId,
+      departmentName: a.departmentName,
+      status: code(meta, 'accountStatus', a.status),
+      failedLogins: a.status === 'locked' ? meta.app.lockout.maxFailures : 0,
+      passwordHash: hashes.get(a.password),
+      // the initial password counts as never changed; the others were changed today
+      passwordChangedAt: a.status === 'mustChangePassword' ? null : w.now,
+      email: `${a.userId}@example.com`,
+      mobile: '13800138000',
+      telephone: '021-12345678',
+    });
+  }
+  const active = code(meta, 'noticeStatus', 'active');
+  const notices = [
+    { title: '关于2026年第四季度供货计划的通知 / Q4 2026 supply plan', content: '请各供应商于12月5日前确认第四季度供货计划。\nSuppliers: please confirm the Q4 supply plan by 5 December.' },
+    { title: '危险化学品收货单据上传要求 / Hazardous chemicals receipts', content: '危险化学品到货后须在三个工作日内上传签收单。\nUpload the signed receipt within three working days of delivery.' },
+    { title: '春节期间物流安排 / Logistics over Spring Festival', content: '春节期间各配件中心收货时间调整如下……\nReceiving hours of every PDC change over the Spring Festival ...' },
+  ];
+  for (const n of notices) w.insert('notice', { ...n, status: active, deleted: false, publishedAt: w.now, createdBy: 'supadmin', updatedBy: 'supadmin' });
+  await w.flush();
 }

@@ -3,8 +3,9 @@
  * hazard receipt documents and notice attachments need stored files). Deterministic: the same
  * seed gives the same rows, with dates relative to a base date derived from the seed, never the
  * clock. Volumes at scale 1 are the everyday demo and multiply by `scale` (1700 gives about a
- * million order lines for the benchmark); rows are written in transactions of 10,000 with the
- * tables' secondary indexes dropped, and the indexes are built once at the end.
+ * million order lines for the benchmark); rows are generated with their ids, buffered and written
+ * in multi-row batches of 10,000 with the tables' secondary indexes dropped, and the indexes are
+ * built once at the end.
  *
  * | entity | scale 1 | module |
  * |---|---|---|
@@ -31,17 +32,17 @@ export const BUSINESS_ENTITIES = [
   'settlementLine', 'settlement', 'hazardReceipt',
 ] as const;
 
-export function seedBusiness(w: RowWriter, meta: CompiledMetadata, opts: { scale: number; seed: number }): void {
+export async function seedBusiness(w: RowWriter, meta: CompiledMetadata, opts: { scale: number; seed: number }): Promise<void> {
   const ctx = new SeedContext(w, meta, opts.scale, opts.seed);
-  ctx.withoutIndexes(BUSINESS_ENTITIES, () => {
+  await ctx.withoutIndexes(BUSINESS_ENTITIES, async () => {
     const stocks = planStocks(ctx);
-    const orders = seedOrders(ctx, childPoolOf(stocks));
-    seedDfs(ctx, orders.parentsPerSupplier);
-    seedStocks(ctx, stocks);
-    seedMovements(ctx, stocks, orders);
-    seedAdjustments(ctx, stocks);
-    seedClaims(ctx, orders.parentsPerSupplier);
-    seedConsulting(ctx);
-    seedHazardReceipts(ctx);
+    const orders = await seedOrders(ctx, childPoolOf(stocks));
+    await seedDfs(ctx, orders.parentsPerSupplier);
+    await seedStocks(ctx, stocks);
+    await seedMovements(ctx, stocks, orders);
+    await seedAdjustments(ctx, stocks);
+    await seedClaims(ctx, orders.parentsPerSupplier);
+    await seedConsulting(ctx);
+    await seedHazardReceipts(ctx);
   });
 }

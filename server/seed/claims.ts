@@ -28,7 +28,7 @@ const APPROVE_BASIS = ['经核实属实，同意更换', '同意返修处理', '
 const RETURN_REASONS = ['请补充破损照片', '请提供装箱单扫描件', '索赔数量与照片不符，请修改'];
 const APPEAL_REASONS = ['承运商签收时未注明破损，物流责任不成立', '出库复核记录显示数量正确', '包装符合运输标准，非物流原因'];
 
-export function seedClaims(ctx: SeedContext, parentsPerSupplier: number): void {
+export async function seedClaims(ctx: SeedContext, parentsPerSupplier: number): Promise<void> {
   const { w, meta } = ctx;
   const r = ctx.rng('claim');
   const st = codesOf(meta, 'claimStatus', STATUS);
@@ -43,8 +43,8 @@ export function seedClaims(ctx: SeedContext, parentsPerSupplier: number): void {
     'transportType', 'logisticsStatus', 'appealReason', 'judgmentBasis', 'returnReason', 'auditedAt', 'auditor', 'logisticsConfirmedAt', 'logisticsConfirmedBy',
   ]);
   const counts = allocate(ctx.count(CLAIMS), COMBO_SHARE);
-  ctx.batched((tick) => {
-    COMBOS.forEach((combo, ci) => {
+  await ctx.batched(async (tick) => {
+    for (const [ci, combo] of COMBOS.entries()) {
       const si = combo.supplier === S1 ? 0 : 1;
       const user = supplierUser(combo.supplier).userId;
       const statuses = quota(r, counts[ci], STATUS_WEIGHTS);
@@ -103,8 +103,8 @@ export function seedClaims(ctx: SeedContext, parentsPerSupplier: number): void {
           logisticsConfirmedAt: lgs === 'confirmed' || lgs === 'recalled' ? ctx.at(logisticsDay, logisticsMinute) : null,
           logisticsConfirmedBy: lgs === 'confirmed' || lgs === 'recalled' ? (appealed ? STAFF.userId : user) : null,
         });
-        tick();
+        await tick();
       }
-    });
+    }
   });
 }

@@ -15,12 +15,12 @@ const SUPPLIER_SHARE = [60, 40];
 
 interface FeeItem { id: number; original: string; fee: string; unit: number }
 
-export function seedConsulting(ctx: SeedContext): void {
-  const items = seedFeeItems(ctx);
-  seedSettlements(ctx, items);
+export async function seedConsulting(ctx: SeedContext): Promise<void> {
+  const items = await seedFeeItems(ctx);
+  await seedSettlements(ctx, items);
 }
 
-function seedFeeItems(ctx: SeedContext): FeeItem[][] {
+async function seedFeeItems(ctx: SeedContext): Promise<FeeItem[][]> {
   const r = ctx.rng('consultingFeeItem');
   const st = codesOf(ctx.meta, 'consultingFeeItemState', ['toBeConfirmed', 'normal', 'void']);
   const insert = ctx.w.inserter('consultingFeeItem', [
@@ -30,8 +30,8 @@ function seedFeeItems(ctx: SeedContext): FeeItem[][] {
   const { rushAirPriceParam, retailPriceParam } = ctx.meta.app.constants as Record<string, number>;
   const counts = allocate(ctx.count(FEE_ITEMS), SUPPLIER_SHARE);
   const normal: FeeItem[][] = [[], []];
-  ctx.batched((tick) => {
-    SUPPLIERS.forEach((supplier, si) => {
+  await ctx.batched(async (tick) => {
+    for (const [si, supplier] of SUPPLIERS.entries()) {
       const user = supplierUser(supplier).userId;
       const states = quota(r, counts[si], [35, 45, 20]);
       for (let j = 0; j < states.length; j++) {
@@ -68,9 +68,9 @@ function seedFeeItems(ctx: SeedContext): FeeItem[][] {
           emergencyConsultingFee: round2(urgent * rate),
         });
         if (state === 'normal') normal[si].push({ id, original, fee, unit: general });
-        tick();
+        await tick();
       }
-    });
+    }
   });
   return normal;
 }
@@ -78,7 +78,7 @@ function seedFeeItems(ctx: SeedContext): FeeItem[][] {
 const APPROVAL = ['pending', 'agreed', 'rejected'] as const;
 const REJECT_OPINIONS = ['费用明细与合同约定不符，请核对后重新提交', '管理费率有误，请按最新协议调整', '数量与系统出库记录不一致'];
 
-function seedSettlements(ctx: SeedContext, normal: FeeItem[][]): void {
+async function seedSettlements(ctx: SeedContext, normal: FeeItem[][]): Promise<void> {
   const r = ctx.rng('settlement');
   const ap = codesOf(ctx.meta, 'settlementApprovalStatus', APPROVAL);
   const ls = codesOf(ctx.meta, 'settlementLineStatus', ['toBeSettled', 'inProgress', 'settled']);
@@ -90,8 +90,8 @@ function seedSettlements(ctx: SeedContext, normal: FeeItem[][]): void {
   ]);
   const lineCounts = allocate(ctx.count(SETTLEMENT_LINES), SUPPLIER_SHARE);
   const orderCounts = allocate(ctx.count(SETTLEMENTS), SUPPLIER_SHARE);
-  ctx.batched((tick) => {
-    SUPPLIERS.forEach((supplier, si) => {
+  await ctx.batched(async (tick) => {
+    for (const [si, supplier] of SUPPLIERS.entries()) {
       const originator = supplierUser(supplier).name;
       const pool = normal[si];
       const line = (period: string) => {
@@ -129,18 +129,18 @@ function seedSettlements(ctx: SeedContext, normal: FeeItem[][]): void {
           approver: a === 'pending' ? null : STAFF.userId,
           opinion: a === 'rejected' ? r.pick(REJECT_OPINIONS) : a === 'agreed' && r.chance(0.5) ? '同意结算' : null,
         });
-        tick();
+        await tick();
         const status = a === 'pending' ? ls.inProgress : a === 'agreed' ? ls.settled : ls.toBeSettled;
         for (const l of lines) {
           insertLine({ ...l, supplierCode: supplier, status, settlementId: id });
-          tick();
+          await tick();
         }
       }
       for (; free > 0; free--) {
         insertLine({ ...line(ctx.day(-r.int(5, 95)).slice(0, 7)), supplierCode: supplier, status: ls.toBeSettled, settlementId: null });
-        tick();
+        await tick();
       }
-    });
+    }
   });
-  ctx.syncNumberSeries('settlement', 'settlementNo');
+  await ctx.syncNumberSeries('settlement', 'settlementNo');
 }

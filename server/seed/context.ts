@@ -5,11 +5,11 @@
  * of rows over the demo suppliers and warehouses.
  */
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
-import { sqlite as d } from '../../codegen/runtime/dialect.ts';
+import { DIALECTS, tableDef } from '../../codegen/runtime/dialect.ts';
 import { rng, type Rng, type RowWriter } from './writer.ts';
 import { DEMO_SUPPLIERS, DEMO_WAREHOUSES, DEMO_ACCOUNTS } from './base.ts';
 
-/** Rows per transaction when seeding large volumes. */
+/** Rows per transaction (and per flush of the writer's buffers) when seeding large volumes. */
 export const BATCH_ROWS = 10_000;
 
 export const S1 = DEMO_SUPPLIERS[0].code; // S001, sup01
@@ -140,66 +140,57 @@ export class SeedContext {
    * Records the numbers used by a server-side auto-number series (metadata autoNumber) so that
    * documents created later on the same day continue after the seeded ones instead of colliding.
    */
-  syncNumberSeries(entity: string, field: string): void {
+  async syncNumberSeries(entity: string, field: string): Promise<void> {
     const f = this.meta.entities[entity].fields[field];
     if (!f.autoNumber) return;
     const prefix = f.autoNumber.prefix;
-    const up = this.w.db.prepare(
-      `INSERT INTO _number_series (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next_value = MAX(next_value, excluded.next_value)`,
-    );
-    this.w.db.transaction(() => {
+    const db = this.w.db;
+    await db.transaction(async (tx) => {
       for (const [key, n] of this.counters) {
         if (!key.startsWith(prefix) || !/^\d{8}$/.test(key.slice(prefix.length))) continue;
-        up.run(`${entity}.${field}.${key.slice(prefix.length)}`, n + 1);
+        await tx.run(
+          `INSERT INTO _number_series (name, next_value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET next_value = ${tx.dialect.greatest('_number_series.next_value', 'excluded.next_value')}`,
+          [`${entity}.${field}.${key.slice(prefix.length)}`, n + 1],
+        );
       }
-    })();
+    });
   }
 
   /**
    * Runs `fn` with the secondary indexes of the entities' tables dropped and builds them again
    * afterwards, even when `fn` fails (a missing index would also come back with the next migrate).
    * Bulk loading a million rows this way is several times faster than keeping nine indexes up to
-   * date row by row; a unique index built at the end still refuses duplicates.
+   * date row by row; a unique index built at the end still refuses duplicates. The indexes are
+   * the metadata's own (the table model of the database's dialect).
    */
-  withoutIndexes(entities: readonly string[], fn: () => void): void {
+  async withoutIndexes(entities: readonly string[], fn: () => Promise<void>): Promise<void> {
     const db = this.w.db;
-    const names = entities.map((e) => this.meta.entities[e].table);
-    const saved = db
-      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${names.map(() => '?').join(', ')}) ORDER BY name`)
-      .all(...names) as { name: string; sql: string }[];
-    db.transaction(() => {
-      for (const ix of saved) db.exec(`DROP INDEX ${d.quote(ix.name)}`);
-    })();
+    const d = DIALECTS[db.kind];
+    const indexes = entities.flatMap((name) => {
+      const t = tableDef(this.meta.entities[name], d);
+      return t.indexes.map((ix) => ({ table: t.name, ix }));
+    });
+    await db.transaction(async (tx) => {
+      for (const { ix } of indexes) await tx.run(`DROP INDEX IF EXISTS ${d.quote(ix.name)}`);
+    });
     try {
-      fn();
+      await fn();
+      await this.w.flush();
     } finally {
-      db.transaction(() => {
-        for (const ix of saved) db.exec(ix.sql);
-      })();
+      await db.transaction(async (tx) => {
+        for (const { table, ix } of indexes) await tx.run(d.createIndex(table, ix));
+      });
     }
   }
 
   /**
-   * Runs `fn` in transactions of BATCH_ROWS rows: `fn` calls `tick()` after each row it writes.
-   * An error rolls back the open batch and is rethrown.
+   * Runs `fn`, writing what it buffers in batches of BATCH_ROWS rows: `fn` awaits `tick()` after
+   * each row it writes. An error leaves the rows of the open batch unwritten and is rethrown.
    */
-  batched(fn: (tick: () => void) => void): void {
-    const db = this.w.db;
-    let n = 0;
-    db.exec('BEGIN');
-    const tick = () => {
-      if (++n % BATCH_ROWS === 0) {
-        db.exec('COMMIT');
-        db.exec('BEGIN');
-      }
-    };
-    try {
-      fn(tick);
-      db.exec('COMMIT');
-    } catch (err) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw err;
-    }
+  async batched(fn: (tick: () => Promise<void> | undefined) => Promise<void>): Promise<void> {
+    const w = this.w;
+    await fn(() => (w.buffered >= BATCH_ROWS ? w.flush() : undefined));
+    await w.flush();
   }
 }
 

@@ -29,7 +29,7 @@ export function split(r: Rng, total: number, k: number, unit: number): number[] 
   return out;
 }
 
-export function seedDfs(ctx: SeedContext, parentsPerSupplier: number): void {
+export async function seedDfs(ctx: SeedContext, parentsPerSupplier: number): Promise<void> {
   const { w, meta } = ctx;
   const r = ctx.rng('dfsOrder');
   const ship = codesOf(meta, 'dfsShipStatus', SHIP_KEYS);
@@ -51,8 +51,8 @@ export function seedDfs(ctx: SeedContext, parentsPerSupplier: number): void {
   const insertShipment = w.inserter('dfsShipment', ['dfsOrderId', 'dealerOrderNo', 'purchaseOrderNo', 'partsCode', 'shipQty', 'shipTime', 'shipper']);
   const counts = allocate(ctx.count(DFS_ORDERS), COMBO_WEIGHTS);
 
-  ctx.batched((tick) => {
-    COMBOS.forEach((combo, ci) => {
+  await ctx.batched(async (tick) => {
+    for (const [ci, combo] of COMBOS.entries()) {
       const supplierIndex = combo.supplier === S1 ? 0 : 1;
       const shipper = supplierUser(combo.supplier).name;
       let left = counts[ci];
@@ -118,7 +118,7 @@ export function seedDfs(ctx: SeedContext, parentsPerSupplier: number): void {
             purchaseSupplierCode: purchaseSupplier,
             warehouseCode: combo.warehouse,
           });
-          tick();
+          await tick();
           // shipments in time order: a later one on the same day comes later that day
           let day = releaseDay;
           let minute = -1;
@@ -127,10 +127,10 @@ export function seedDfs(ctx: SeedContext, parentsPerSupplier: number): void {
             minute = next === day && minute >= 0 ? Math.min(1439, minute + r.int(30, 180)) : ctx.workMinute(r);
             day = next;
             insertShipment({ dfsOrderId: id, dealerOrderNo, purchaseOrderNo, partsCode: code, shipQty: q, shipTime: ctx.at(day, minute, r.int(0, 59)), shipper });
-            tick();
+            await tick();
           }
         }
       }
-    });
+    }
   });
 }

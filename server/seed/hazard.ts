@@ -8,13 +8,13 @@ import { allocate, codesOf, S1, S2, quota, supplierUser, type SeedContext } from
 
 export const HAZARD_RECEIPTS = 40;
 
-export function seedHazardReceipts(ctx: SeedContext): void {
+export async function seedHazardReceipts(ctx: SeedContext): Promise<void> {
   const r = ctx.rng('hazardReceipt');
   const st = codesOf(ctx.meta, 'hazardReceiptStatus', ['pending', 'uploaded', 'confirmed']);
   const insert = ctx.w.inserter('hazardReceipt', ['receiptNo', 'supplierCode', 'partsCode', 'partsName', 'qty', 'shipmentDate', 'status', 'documentName', 'confirmedAt', 'confirmedBy']);
   const counts = allocate(ctx.count(HAZARD_RECEIPTS), [60, 40]);
-  ctx.batched((tick) => {
-    [S1, S2].forEach((supplier, si) => {
+  await ctx.batched(async (tick) => {
+    for (const [si, supplier] of [S1, S2].entries()) {
       const user = supplierUser(supplier).userId;
       for (const s of quota(r, counts[si], [40, 30, 30])) {
         const status = (['pending', 'uploaded', 'confirmed'] as const)[s];
@@ -33,8 +33,8 @@ export function seedHazardReceipts(ctx: SeedContext): void {
           confirmedAt: status === 'confirmed' ? ctx.at(Math.min(0, shipped + r.int(2, 7)), ctx.workMinute(r)) : null,
           confirmedBy: status === 'confirmed' ? user : null,
         });
-        tick();
+        await tick();
       }
-    });
+    }
   });
 }

@@ -4,7 +4,7 @@
  * same rows; `scale` multiplies the volumes (benchmarks use it: scale 1 = the everyday demo).
  */
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
-import type { DB } from '../db/open.ts';
+import type { Db } from '../db/types.ts';
 import { PRODUCTION_PARAMS, type ScryptParams } from '../engine/passwords.ts';
 import { RowWriter } from './writer.ts';
 import { seedBase } from './base.ts';
@@ -12,12 +12,14 @@ import { seedBusiness } from './business.ts';
 
 export interface SeedOptions { hashParams?: ScryptParams; scale?: number; seed?: number; now?: string }
 
-export function isEmpty(db: DB): boolean {
-  return !db.prepare(`SELECT 1 FROM account LIMIT 1`).get();
+export async function isEmpty(db: Db): Promise<boolean> {
+  return !(await db.get(`SELECT 1 AS x FROM account LIMIT 1`));
 }
 
-export async function seedDatabase(db: DB, meta: CompiledMetadata, opts: SeedOptions = {}): Promise<void> {
-  const w = new RowWriter(db, meta, opts.now ?? new Date().toISOString());
+export async function seedDatabase(db: Db, meta: CompiledMetadata, opts: SeedOptions = {}): Promise<void> {
+  const w = await RowWriter.open(db, meta, opts.now ?? new Date().toISOString());
   await seedBase(w, meta, opts.hashParams ?? PRODUCTION_PARAMS);
-  seedBusiness(w, meta, { scale: opts.scale ?? 1, seed: opts.seed ?? 20261122 });
+  await seedBusiness(w, meta, { scale: opts.scale ?? 1, seed: opts.seed ?? 20261122 });
+  await w.close();
+  for (const sql of db.dialect.afterBulkLoad) await db.exec(sql);
 }

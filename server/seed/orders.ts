@@ -50,7 +50,7 @@ export interface OrderRefs {
   parentsPerSupplier: number;
 }
 
-export function seedOrders(ctx: SeedContext, childPool: (supplier: string) => number): OrderRefs {
+export async function seedOrders(ctx: SeedContext, childPool: (supplier: string) => number): Promise<OrderRefs> {
   const { w, meta } = ctx;
   const r = ctx.rng('order');
   const st = codesOf(meta, 'purchaseOrderStatus', STATUS_KEYS);
@@ -77,8 +77,8 @@ export function seedOrders(ctx: SeedContext, childPool: (supplier: string) => nu
 
   const counts = allocate(total, BUCKETS.map((b) => b.weight));
 
-  ctx.batched((tick) => {
-    BUCKETS.forEach((b, bi) => {
+  await ctx.batched(async (tick) => {
+    for (const [bi, b] of BUCKETS.entries()) {
       const supplierIndex = b.production === S1 ? 0 : 1;
       const key = `${b.production}|${b.warehouse}`;
       const sample = refs.orders.get(key) ?? { orderNo: [], releaseDay: [] };
@@ -164,7 +164,7 @@ export function seedOrders(ctx: SeedContext, childPool: (supplier: string) => nu
           row.confirmedBy = confirmedAt ? confirmer : null;
           row.lastShippedAt = lastShipped;
           const id = insertLine(row);
-          tick();
+          await tick();
           if (r.chance(CHILD_DEMAND_SHARE)) {
             const kids = childrenOf(supplierIndex, partN, pool, r.chance(0.5) ? 2 : 3);
             const parent = row.partsCode;
@@ -182,12 +182,12 @@ export function seedOrders(ctx: SeedContext, childPool: (supplier: string) => nu
               demand.demandQty = need;
               demand.unreceivedQty = unreceived;
               insertDemand(demand);
-              tick();
+              await tick();
             }
           }
         }
       }
-    });
+    }
   });
   return refs;
 }

@@ -28,14 +28,14 @@ export const childPoolOf = (plan: StockPlan) => (supplier: string) => Math.max(3
 
 const sIndex = (supplier: string) => (supplier === S1 ? 0 : 1);
 
-export function seedStocks(ctx: SeedContext, plan: StockPlan): void {
+export async function seedStocks(ctx: SeedContext, plan: StockPlan): Promise<void> {
   const r = ctx.rng('childPartStock');
   const insert = ctx.w.inserter('childPartStock', [
     'partsCode', 'demandQty', 'stockQty', 'availableQty', 'totalStockQty', 'abnormalStockQty', 'waitingShipQty', 'shortageQty', 'supplierCode', 'warehouseCode',
   ]);
   const row: Record<string, unknown> = {};
-  ctx.batched((tick) => {
-    COMBOS.forEach((combo, ci) => {
+  await ctx.batched(async (tick) => {
+    for (const [ci, combo] of COMBOS.entries()) {
       const si = sIndex(combo.supplier);
       for (let n = 0; n < plan.counts[ci]; n++) {
         const stock = r.chance(0.1) ? 0 : r.int(1, 200) * r.pick([1, 1, 5, 10]);
@@ -56,13 +56,13 @@ export function seedStocks(ctx: SeedContext, plan: StockPlan): void {
         row.supplierCode = combo.supplier;
         row.warehouseCode = combo.warehouse;
         insert(row);
-        tick();
+        await tick();
       }
-    });
+    }
   });
 }
 
-export function seedMovements(ctx: SeedContext, plan: StockPlan, refs: OrderRefs): void {
+export async function seedMovements(ctx: SeedContext, plan: StockPlan, refs: OrderRefs): Promise<void> {
   const r = ctx.rng('childPartMovement');
   const cat = codesOf(ctx.meta, 'movementCategory', ['receive', 'send']);
   const insert = ctx.w.inserter('childPartMovement', [
@@ -70,8 +70,8 @@ export function seedMovements(ctx: SeedContext, plan: StockPlan, refs: OrderRefs
   ]);
   const counts = allocate(ctx.count(CHILD_PART_MOVEMENTS), COMBO_WEIGHTS);
   const row: Record<string, unknown> = {};
-  ctx.batched((tick) => {
-    COMBOS.forEach((combo, ci) => {
+  await ctx.batched(async (tick) => {
+    for (const [ci, combo] of COMBOS.entries()) {
       const si = sIndex(combo.supplier);
       const parts = Math.max(1, plan.counts[ci]);
       const orders = refs.orders.get(`${combo.supplier}|${combo.warehouse}`) ?? { orderNo: [], releaseDay: [] };
@@ -90,9 +90,9 @@ export function seedMovements(ctx: SeedContext, plan: StockPlan, refs: OrderRefs
         row.supplierCode = combo.supplier;
         row.warehouseCode = combo.warehouse;
         insert(row);
-        tick();
+        await tick();
       }
-    });
+    }
   });
 }
 
@@ -107,7 +107,7 @@ const REMARKS = ['已附盘点记录表', '详见邮件说明', '月度盘点发
 const REJECT_NOTES = ['差异原因说明不充分，请补充盘点记录', '调整数量与系统记录不符，请核实后重新申请', '缺少仓库签字确认单'];
 const APPROVE_NOTES = ['同意', '情况属实，同意处理', null];
 
-export function seedAdjustments(ctx: SeedContext, plan: StockPlan): void {
+export async function seedAdjustments(ctx: SeedContext, plan: StockPlan): Promise<void> {
   const r = ctx.rng('stockAdjustment');
   const st = codesOf(ctx.meta, 'stockAdjustStatus', ADJUST_STATUS);
   const types = codesOf(ctx.meta, 'adjustType', ['adjustAccount', 'claim', 'scrap']);
@@ -116,8 +116,8 @@ export function seedAdjustments(ctx: SeedContext, plan: StockPlan): void {
     'submitter', 'submitterPhone', 'auditNote', 'auditedAt', 'auditor', 'warehouseCode',
   ]);
   const counts = allocate(ctx.count(STOCK_ADJUSTMENTS), COMBO_WEIGHTS);
-  ctx.batched((tick) => {
-    COMBOS.forEach((combo, ci) => {
+  await ctx.batched(async (tick) => {
+    for (const [ci, combo] of COMBOS.entries()) {
       const si = sIndex(combo.supplier);
       const user = supplierUser(combo.supplier);
       const phone = mobile(r);
@@ -157,9 +157,9 @@ export function seedAdjustments(ctx: SeedContext, plan: StockPlan): void {
           auditor: decided || returned ? STAFF.userId : null,
           warehouseCode: combo.warehouse,
         });
-        tick();
+        await tick();
       }
-    });
+    }
   });
-  ctx.syncNumberSeries('stockAdjustment', 'billNo');
+  await ctx.syncNumberSeries('stockAdjustment', 'billNo');
 }

@@ -16,7 +16,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Statement } from 'better-sqlite3';
-import type { DB } from '../../server/db/open.ts';
+import type Database from 'better-sqlite3';
+
+/** a better-sqlite3 connection (the bench reads and explains on SQLite directly) */
+type DB = Database.Database;
 import { metadata } from '../../server/generated/index.ts';
 import { responseSchema } from '../../server/routes/resources.ts';
 import { selectList } from '../../server/engine/records.ts';

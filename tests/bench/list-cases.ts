@@ -11,7 +11,10 @@
  */
 import type { CompiledEntity, CompiledMetadata, CompiledScreen, FilterOp, Profile } from '../../codegen/runtime/model.ts';
 import type { Principal } from '../../server/engine/principal.ts';
-import type { DB } from '../../server/db/open.ts';
+import type Database from 'better-sqlite3';
+
+/** a better-sqlite3 connection (the bench reads and explains on SQLite directly) */
+type DB = Database.Database;
 import { sqlite as d } from '../../codegen/runtime/dialect.ts';
 
 export type Variant = 'typical' | 'common' | 'rare' | 'miss' | 'narrow' | 'wide';

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openDatabase, type DB } from '../../server/db/open.ts';
+import { SqliteDb } from '../../server/db/sqlite.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { metadata, schemas, tables, migrations } from '../../server/generated/index.ts';
 import { seedDatabase } from '../../server/seed/index.ts';
@@ -69,28 +69,28 @@ export async function seedStep(ctx: Ctx): Promise<StepResult> {
   if (ctx.reuseDb && existsSync(ctx.db) && existsSync(side)) {
     const info = JSON.parse(readFileSync(side, 'utf8')) as { scale: number; seedMs: number; checkpointMs: number; rows: Record<string, number> };
     if (info.scale === ctx.scale) {
-      const db = openDatabase(ctx.db);
+      const db = new SqliteDb(ctx.db);
       const t = performance.now();
-      const report = migrate(db, tables, migrations);
+      const report = await migrate(db, tables.sqlite, migrations);
       const migrateMs = performance.now() - t;
-      db.close();
+      await db.close();
       return { status: 'ok', reused: true, ...info, migrateMs: round(migrateMs), createdIndexes: report.createdIndexes.length, droppedIndexes: report.droppedIndexes.length, dbBytes: statSync(ctx.db).size };
     }
   }
   mkdirSync(dirname(ctx.db), { recursive: true });
   for (const s of ['', '-wal', '-shm', '.json']) rmSync(ctx.db + s, { force: true });
   // as npm start does on its first start: open, create the tables, seed (production password hashing)
-  const db = openDatabase(ctx.db);
-  migrate(db, tables, migrations);
+  const db = new SqliteDb(ctx.db);
+  await migrate(db, tables.sqlite, migrations);
   const t = performance.now();
   await seedDatabase(db, metadata, { scale: ctx.scale });
   const seedMs = performance.now() - t;
   const t2 = performance.now();
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  await db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   const checkpointMs = performance.now() - t2;
   const rows: Record<string, number> = {};
-  for (const e of Object.values(metadata.entities)) rows[e.resource] = (db.prepare(`SELECT COUNT(*) AS n FROM "${e.table}"`).get() as { n: number }).n;
-  db.close();
+  for (const e of Object.values(metadata.entities)) rows[e.resource] = Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM "${e.table}"`))!.n);
+  await db.close();
   const info = { scale: ctx.scale, seedMs: round(seedMs), checkpointMs: round(checkpointMs), rows, metadataHash: metadata.hash };
   writeFileSync(side, JSON.stringify(info, null, 2));
   const orders = rows.orders;
@@ -178,8 +178,9 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
     const [gb, hb] = [await g.text(), await h.text()];
     const same = g.status === 200 && h.status === 200 && gb === hb && g.headers.get('content-range') === h.headers.get('content-range');
     if (!same) throw new Error(`generic and hand-written routes differ: ${g.status} ${g.headers.get('content-range')} / ${h.status} ${h.headers.get('content-range')}`);
-    const db = new Database(ctx.db, { readonly: true }) as unknown as DB;
-    const engine = new Engine(db, metadata, schemas, handlers as unknown as HandlerTable);
+    const sdb = new SqliteDb(ctx.db);
+    const db = sdb.raw;
+    const engine = new Engine(sdb, metadata, schemas, handlers as unknown as HandlerTable);
     const p = { ...DEMO_PRINCIPALS.supplier, supplierCode: SUPPLIER.code, warehouse: SUPPLIER.warehouse };
     const st = engine.listStatements(p, metadata.entities.order, LIST_QUERY);
     const genericPlan = explain(db, st.page.sql, st.page.params);
@@ -238,16 +239,17 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
 /* ------------------------------------------------------------------ every declared filter and sort */
 
 export async function sweepStep(ctx: Ctx): Promise<StepResult> {
-  const db = new Database(ctx.db, { readonly: true }) as unknown as DB;
+  const sdb = new SqliteDb(ctx.db);
+  const db = sdb.raw;
   try {
-    const engine = new Engine(db, metadata, schemas, handlers as unknown as HandlerTable);
+    const engine = new Engine(sdb, metadata, schemas, handlers as unknown as HandlerTable);
     const cases = listCases(metadata, db, { all: !ctx.smoke });
-    const planned = planCases(engine, cases, DEMO_PRINCIPALS);
+    const planned = planCases(engine, db, cases, DEMO_PRINCIPALS);
     const large = largeTables(db, metadata, ctx.scale);
     const problems = planned.flatMap((pc) => planProblems(pc, large, (r) => engine.entityOf(r).table).map((x) => `${pc.case.label} [${pc.principal}]: ${x}`));
     // one warm-up pass, then the median of three
-    timeCases(engine, planned, DEMO_PRINCIPALS, 1);
-    const runs = [timeCases(engine, planned, DEMO_PRINCIPALS, 1), timeCases(engine, planned, DEMO_PRINCIPALS, 1), timeCases(engine, planned, DEMO_PRINCIPALS, 1)];
+    await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1);
+    const runs = [await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1), await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1), await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1)];
     const timed = runs[0].map((t, i) => ({ ...t, listMs: round(median(runs.map((r) => r[i].listMs))), pageMs: round(median(runs.map((r) => r[i].pageMs))), countMs: round(median(runs.map((r) => r[i].countMs))) }));
     const ms = timed.map((t) => t.listMs);
     const worst = [...timed].sort((a, b) => b.listMs - a.listMs).slice(0, 15);

@@ -5,7 +5,10 @@
  * the large one and reports the slowest.
  */
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
-import type { DB } from '../../server/db/open.ts';
+import type Database from 'better-sqlite3';
+
+/** a better-sqlite3 connection (the bench reads and explains on SQLite directly) */
+type DB = Database.Database;
 import type { Engine } from '../../server/engine/engine.ts';
 import type { Principal } from '../../server/engine/principal.ts';
 import { AppError } from '../../server/engine/errors.ts';
@@ -23,7 +26,7 @@ export function explain(db: DB, sql: string, params: unknown[]): string[] {
 }
 
 /** The statements and plans of each case for each principal that may read the resource. */
-export function planCases(engine: Engine, cases: ListCase[], principals: Record<string, Principal>): PlannedCase[] {
+export function planCases(engine: Engine, db: DB, cases: ListCase[], principals: Record<string, Principal>): PlannedCase[] {
   const out: PlannedCase[] = [];
   for (const c of cases) {
     const e = engine.entityOf(c.resource);
@@ -38,8 +41,8 @@ export function planCases(engine: Engine, cases: ListCase[], principals: Record<
       out.push({
         case: c,
         principal: name,
-        page: { ...st.page, plan: explain(engine.db, st.page.sql, st.page.params) },
-        count: { ...st.count, plan: explain(engine.db, st.count.sql, st.count.params) },
+        page: { ...st.page, plan: explain(db, st.page.sql, st.page.params) },
+        count: { ...st.count, plan: explain(db, st.count.sql, st.count.params) },
       });
     }
   }
@@ -100,16 +103,16 @@ export interface TimedCase {
 }
 
 /** Times each planned case with the engine itself (list() = page + bounded count when needed). */
-export function timeCases(engine: Engine, planned: PlannedCase[], principals: Record<string, Principal>, runs = 2): TimedCase[] {
+export async function timeCases(engine: Engine, db: DB, planned: PlannedCase[], principals: Record<string, Principal>, runs = 2): Promise<TimedCase[]> {
   const out: TimedCase[] = [];
   for (const pc of planned) {
     const e = engine.entityOf(pc.case.resource);
-    const page = engine.db.prepare(pc.page.sql);
-    const count = engine.db.prepare(pc.count.sql);
+    const page = db.prepare(pc.page.sql);
+    const count = db.prepare(pc.count.sql);
     let pageMs = Infinity;
     let countMs = Infinity;
     let listMs = Infinity;
-    let r: ReturnType<Engine['list']> | undefined;
+    let r: Awaited<ReturnType<Engine['list']>> | undefined;
     for (let i = 0; i < runs; i++) {
       let t = performance.now();
       page.all(...pc.page.params);
@@ -118,7 +121,7 @@ export function timeCases(engine: Engine, planned: PlannedCase[], principals: Re
       count.get(...pc.count.params);
       countMs = Math.min(countMs, performance.now() - t);
       t = performance.now();
-      r = engine.list(principals[pc.principal], e, pc.case.query);
+      r = await engine.list(principals[pc.principal], e, pc.case.query);
       listMs = Math.min(listMs, performance.now() - t);
     }
     out.push({

@@ -20,11 +20,12 @@ const entities = Object.values(metadata.entities);
 beforeAll(async () => {
   t = await build();
   // dealer and logistics accounts are not demo accounts: add one of each so every profile is tried
-  const w = new RowWriter(t.app.db, metadata);
   const hash = await hashPassword('demo2026A', TEST_PARAMS);
-  for (const [userId, type] of [['dealer01', 'dealer'], ['logi01', 'logistics']] as const) {
-    w.insert('account', { userId, name: userId, accountType: code('accountType', type), departmentId: 'D001', status: '0', passwordHash: hash, passwordChangedAt: new Date().toISOString() });
-  }
+  await RowWriter.write(t.app.db, metadata, (w) => {
+    for (const [userId, type] of [['dealer01', 'dealer'], ['logi01', 'logistics']] as const) {
+      w.insert('account', { userId, name: userId, accountType: code('accountType', type), departmentId: 'D001', status: '0', passwordHash: hash, passwordChangedAt: new Date().toISOString() });
+    }
+  });
   const specs: [string, Profile, string | null, string][] = [
     ['sup01', 'supplier', 'S001', 'PDC01'],
     ['sup02', 'supplier', 'S002', 'PDC01'],
@@ -46,9 +47,9 @@ const req = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, c: Caller, 
 const granted = (e: CompiledEntity, op: Operation, p: Profile) => !!(op === 'export' && !e.access.export ? e.access.read : e.access[op])?.[p];
 
 /** All ids of an entity with the raw scope columns, straight from the database. */
-function rows(e: CompiledEntity): Record<string, unknown>[] {
+function rows(e: CompiledEntity): Promise<Record<string, unknown>[]> {
   const cols = ['id', ...e.scope.supplierFields, ...(e.scope.warehouseField ? [e.scope.warehouseField] : [])].map((f) => `"${e.fields[f].column}" AS "${f}"`);
-  return t.app.db.prepare(`SELECT ${cols.join(', ')} FROM "${e.table}"`).all() as Record<string, unknown>[];
+  return t.app.db.all(`SELECT ${cols.join(', ')} FROM "${e.table}"`);
 }
 /** Is the row inside the caller's supplier and warehouse scope (ignoring grant conditions)? */
 function inScope(e: CompiledEntity, c: Caller, row: Record<string, unknown>): boolean {
@@ -77,7 +78,7 @@ describe.each(entities.map((e) => [e.resource, e] as const))('%s', (_resource, e
   });
 
   it('rows out of scope are 404 for get, update, delete and every action', async () => {
-    const all = rows(e);
+    const all = await rows(e);
     for (const c of callers.filter((x) => x.supplier)) {
       if (!granted(e, 'read', c.profile) || (e.claimWarehouseOnly && !c.claimWarehouse)) continue;
       const foreign = all.filter((r) => !inScope(e, c, r)).slice(0, 3);
@@ -97,14 +98,14 @@ describe.each(entities.map((e) => [e.resource, e] as const))('%s', (_resource, e
       }
       // and the row is really unchanged
       for (const row of foreign) {
-        const after = t.app.db.prepare(`SELECT * FROM "${e.table}" WHERE id = ?`).get(row.id) as Record<string, unknown>;
+        const after = (await t.app.db.get(`SELECT * FROM "${e.table}" WHERE id = ?`, [row.id]))!;
         if (e.versioned) expect(after.version, `${e.resource} ${row.id} was changed`).toBe(1);
       }
     }
   });
 
   it('create, update and delete are refused (403) where the matrix does not grant them', async () => {
-    const any = rows(e)[0];
+    const any = (await rows(e))[0];
     for (const c of callers) {
       if (e.claimWarehouseOnly && !c.claimWarehouse) continue;
       if (!granted(e, 'create', c.profile)) {
@@ -123,7 +124,7 @@ describe.each(entities.map((e) => [e.resource, e] as const))('%s', (_resource, e
   });
 
   it('every action is refused (403) for profiles it does not allow; engine-only actions have no route at all', async () => {
-    const any = rows(e)[0];
+    const any = (await rows(e))[0];
     for (const a of Object.values(e.actions).filter((x) => x.internal)) {
       for (const c of callers) {
         const url = any ? `/api/${e.resource}/${any.id}/actions/${a.name}` : `/api/${e.resource}/actions/${a.name}`;
@@ -147,7 +148,7 @@ describe('allowed where declared', () => {
   it('every action passes the permission check for each profile it allows (probed with an invalid body: nothing changes)', async () => {
     let probed = 0;
     for (const e of entities) {
-      const any = rows(e)[0];
+      const any = (await rows(e))[0];
       for (const a of Object.values(e.actions).filter((x) => !x.internal)) {
         for (const c of callers) {
           if (!a.allow[c.profile] || (e.claimWarehouseOnly && !c.claimWarehouse)) continue;
@@ -178,9 +179,10 @@ describe('the matrix covers what the metadata declares', () => {
     expect(entities.length).toBeGreaterThanOrEqual(19);
     for (const e of entities) expect(Object.keys(e.access.read ?? {}).length, e.name).toBeGreaterThan(0);
   });
-  it('every business entity has demo rows, so row-scope checks are not vacuous', () => {
+  it('every business entity has demo rows, so row-scope checks are not vacuous', async () => {
     // file entities need stored files and the audit trail starts empty: neither is demo data
-    const empty = entities.filter((e) => !e.file && e.name !== 'auditEntry' && rows(e).length === 0).map((e) => e.name);
+    const empty: string[] = [];
+    for (const e of entities) if (!e.file && e.name !== 'auditEntry' && (await rows(e)).length === 0) empty.push(e.name);
     expect(empty).toEqual([]);
   });
 });

@@ -46,7 +46,7 @@ describe('login', () => {
     expect(zh.json().message).toMatch(/[\u4e00-\u9fff]/);
     expect(en.json().message).not.toMatch(/[\u4e00-\u9fff]/);
     // these two failures must not lock sup02 in the later tests: reset
-    t.app.db.prepare(`UPDATE account SET failed_logins = 0 WHERE user_id = 'sup02'`).run();
+    await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'sup02'`);
   });
 
   it('locks the account after 5 consecutive failures; the right password then says locked', async () => {
@@ -56,7 +56,7 @@ describe('login', () => {
       const fifth = await tokenResponse(d.app, 'sup01', 'wrongPass5', 'PDC01', 'en-US');
       expect(fifth.json()).toMatchObject({ code: 'error.userLocked', message: 'The user is locked out, please contact administrator!' });
       expect((await tokenResponse(d.app, 'sup01')).json().code).toBe('error.userLocked');
-      expect(d.app.db.prepare(`SELECT status FROM account WHERE user_id = 'sup01'`).get()).toEqual({ status: '601' });
+      expect(await d.app.db.get(`SELECT status FROM account WHERE user_id = 'sup01'`)).toEqual({ status: '601' });
     } finally {
       await d.close();
     }
@@ -107,7 +107,7 @@ describe('tokens', () => {
     const token = await login(d.app, 'sup01');
     await d.app.inject({ method: 'POST', url: '/connect/logout', headers: bearer(token) });
     await d.app.close();
-    const again = await build({ dir: d.dir, seed: false });
+    const again = await build({ same: d, seed: false });
     try {
       expect((await again.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/info', headers: bearer(token) })).statusCode).toBe(401);
       const fresh = await login(again.app, 'sup01');
@@ -223,10 +223,10 @@ describe('passwords', () => {
     const d = await build();
     try {
       const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-      d.app.db.prepare(`UPDATE account SET password_changed_at = ? WHERE user_id = 'sup01'`).run(ago(metadata.app.password.expiryDays + 1));
+      await d.app.db.run(`UPDATE account SET password_changed_at = ? WHERE user_id = 'sup01'`, [ago(metadata.app.password.expiryDays + 1)]);
       const expired = await tokenResponse(d.app, 'sup01', 'demo2026A', 'PDC01', 'en-US');
       expect(expired.json()).toMatchObject({ account_status: 602, password_notice: { code: 'error.passwordExpired', message: 'The password have out of date,please modify!' } });
-      d.app.db.prepare(`UPDATE account SET password_changed_at = ? WHERE user_id = 'staff01'`).run(ago(metadata.app.password.expiryDays - 3));
+      await d.app.db.run(`UPDATE account SET password_changed_at = ? WHERE user_id = 'staff01'`, [ago(metadata.app.password.expiryDays - 3)]);
       const soon = await tokenResponse(d.app, 'staff01', 'demo2026A', 'PDC01', 'en-US');
       expect(soon.json()).toMatchObject({ account_status: 0, password_notice: { code: 'error.passwordExpiresSoon', days: 3 } });
       expect(soon.json().password_notice.message).toBe('The password for the remaining 3 days expired, whether now revised?');
@@ -243,7 +243,7 @@ describe('passwords', () => {
     const ok = await t.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(token), payload: { email: 'liu@example.cn', mobile: '13912345678', telephone: '021-87654321' } });
     expect(ok.statusCode).toBe(200);
     expect((await info(token)).json().data.user).toMatchObject({ email: 'liu@example.cn', mobile: '13912345678' });
-    const audit = t.app.db.prepare(`SELECT changes FROM audit_entry WHERE resource = 'accounts' AND operation = 'profile' ORDER BY id DESC LIMIT 1`).get() as { changes: string };
+    const audit = (await t.app.db.get<{ changes: string }>(`SELECT changes FROM audit_entry WHERE resource = 'accounts' AND operation = 'profile' ORDER BY id DESC LIMIT 1`))!;
     expect(JSON.parse(audit.changes).email[1]).toBe('liu@example.cn');
   });
 });
@@ -255,7 +255,7 @@ describe('session limits', () => {
       const token = await login(d.app, 'sup01');
       const other = await login(d.app, 'sup01', 'PDC02');
       const admin = await login(d.app, 'supadmin');
-      const id = (d.app.db.prepare(`SELECT id FROM account WHERE user_id = 'sup01'`).get() as { id: number }).id;
+      const id = Number((await d.app.db.get<{ id: number }>(`SELECT id FROM account WHERE user_id = 'sup01'`))!.id);
       expect((await d.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/endSessions`, headers: bearer(token), payload: {} })).statusCode).toBe(403);
       // tokens carry whole seconds: make sure the end is later than their issue time
       await new Promise((r) => setTimeout(r, 1100));

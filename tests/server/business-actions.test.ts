@@ -10,7 +10,6 @@ import { RowWriter } from '../../server/seed/writer.ts';
 import { bearer, build, code, login, multipart, PDF, tokenResponse, type TestApp } from './helpers.ts';
 
 let t: TestApp;
-let w: RowWriter;
 let sup: string;
 let sup2: string;
 let staff: string;
@@ -18,7 +17,6 @@ let admin: string;
 
 beforeAll(async () => {
   t = await build();
-  w = new RowWriter(t.app.db, metadata);
   sup = await login(t.app, 'sup01');
   sup2 = await login(t.app, 'sup02');
   staff = await login(t.app, 'staff01');
@@ -28,19 +26,21 @@ afterAll(() => t.close());
 
 const post = (url: string, token: string, payload: unknown = {}, lang = 'en-US') => t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
 let orderSeq = 0;
-function order(values: Record<string, unknown> = {}): number {
+/** Writes one row and answers its id (the writer buffers rows; this writes at once). */
+const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
+function order(values: Record<string, unknown> = {}): Promise<number> {
   orderSeq++;
-  return w.insert('order', {
+  return insert('order', {
     orderNo: `PT${String(orderSeq).padStart(6, '0')}`, itemNo: 1, partsCode: '8E0-615-301-A', orderQty: 10, shippedQty: 0, unsentQty: 10,
     status: code('purchaseOrderStatus', 'released'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001',
     ...values,
   });
 }
-const row = (table: string, id: number) => t.app.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as Record<string, unknown>;
+const row = async (table: string, id: number) => (await t.app.db.get(`SELECT * FROM ${table} WHERE id = ?`, [id]))!;
 
 describe('purchase order lines', () => {
   it('confirm sets this-shipment qty; confirming twice answers "order already confirmed"', async () => {
-    const id = order();
+    const id = await order();
     const r = await post(`/api/orders/${id}/actions/confirm`, sup, { thisShipmentQty: 6 });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ status: code('purchaseOrderStatus', 'confirmed'), thisShipmentQty: 6, confirmedBy: 'sup01' });
@@ -50,7 +50,7 @@ describe('purchase order lines', () => {
   });
 
   it('confirm refuses a quantity above the order and a non-positive one', async () => {
-    const id = order();
+    const id = await order();
     const big = await post(`/api/orders/${id}/actions/confirm`, sup, { thisShipmentQty: 11 });
     expect(big.statusCode).toBe(409);
     expect(big.json().code).toBe('error.shipQtyExceeded');
@@ -60,7 +60,7 @@ describe('purchase order lines', () => {
   });
 
   it('ship accumulates partial shipments and finishes the line when nothing is left', async () => {
-    const id = order({ status: code('purchaseOrderStatus', 'confirmed'), thisShipmentQty: 10 });
+    const id = await order({ status: code('purchaseOrderStatus', 'confirmed'), thisShipmentQty: 10 });
     const a = await post(`/api/orders/${id}/actions/ship`, sup, { shipQty: 4 });
     expect(a.json()).toMatchObject({ shippedQty: 4, unsentQty: 6, status: code('purchaseOrderStatus', 'confirmed') });
     const over = await post(`/api/orders/${id}/actions/ship`, sup, { shipQty: 7 });
@@ -72,44 +72,44 @@ describe('purchase order lines', () => {
   });
 
   it('N parallel ship calls on one line never ship more than the open quantity', async () => {
-    const id = order({ status: code('purchaseOrderStatus', 'confirmed'), orderQty: 10, unsentQty: 10 });
+    const id = await order({ status: code('purchaseOrderStatus', 'confirmed'), orderQty: 10, unsentQty: 10 });
     const calls = Array.from({ length: 40 }, () => post(`/api/orders/${id}/actions/ship`, sup, { shipQty: 1 }));
     const res = await Promise.all(calls);
     const ok = res.filter((r) => r.statusCode === 200).length;
     const refused = res.filter((r) => r.statusCode === 409).length;
     expect(ok).toBe(10);
     expect(refused).toBe(30);
-    expect(row('"order"', id)).toMatchObject({ shipped_qty: 10, unsent_qty: 0, version: 11 });
-    const audit = t.app.db.prepare(`SELECT COUNT(*) AS n FROM audit_entry WHERE resource = 'orders' AND record_id = ? AND operation = 'action:ship'`).get(id) as { n: number };
+    expect((await row('"order"', id))).toMatchObject({ shipped_qty: 10, unsent_qty: 0, version: 11 });
+    const audit = (await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_entry WHERE resource = 'orders' AND record_id = ? AND operation = 'action:ship'`, [id]))!;
     expect(audit.n).toBe(10);
   });
 
   it('bulk ship is all or nothing', async () => {
-    const a = order({ status: code('purchaseOrderStatus', 'confirmed') });
-    const b = order({ status: code('purchaseOrderStatus', 'confirmed'), orderQty: 2, unsentQty: 2 });
+    const a = await order({ status: code('purchaseOrderStatus', 'confirmed') });
+    const b = await order({ status: code('purchaseOrderStatus', 'confirmed'), orderQty: 2, unsentQty: 2 });
     const r = await post('/api/orders/actions/ship', sup, { ids: [a, b], shipQty: 3 });
     expect(r.statusCode).toBe(409);
-    expect(row('"order"', a).shipped_qty).toBe(0);
+    expect((await row('"order"', a)).shipped_qty).toBe(0);
     const ok = await post('/api/orders/actions/ship', sup, { ids: [a, b], shipQty: 2 });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe('Shipped successfully!');
   });
 
   it('another supplier cannot confirm or ship the line (404), internal staff may not (403)', async () => {
-    const id = order();
+    const id = await order();
     expect((await post(`/api/orders/${id}/actions/confirm`, sup2, { thisShipmentQty: 1 })).statusCode).toBe(404);
     expect((await post(`/api/orders/${id}/actions/confirm`, staff, { thisShipmentQty: 1 })).statusCode).toBe(403);
-    expect(row('"order"', id).status).toBe(code('purchaseOrderStatus', 'released'));
+    expect((await row('"order"', id)).status).toBe(code('purchaseOrderStatus', 'released'));
   });
 });
 
 describe('DFS orders', () => {
   it('ship writes a history row, updates quantities and names the order/part at fault', async () => {
-    const id = w.insert('dfsOrder', { dealerCode: 'D100', dealerName: '上海一号店', dealerOrderNo: 'SA2026110001', purchaseOrderNo: 'P2026110001', partsCode: '1K0-199-262', orderQty: 5, sentQty: 0, unsentQty: 5, shipStatus: code('dfsShipStatus', 'wait'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S001', warehouseCode: 'PDC01' });
+    const id = await insert('dfsOrder', { dealerCode: 'D100', dealerName: '上海一号店', dealerOrderNo: 'SA2026110001', purchaseOrderNo: 'P2026110001', partsCode: '1K0-199-262', orderQty: 5, sentQty: 0, unsentQty: 5, shipStatus: code('dfsShipStatus', 'wait'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S001', warehouseCode: 'PDC01' });
     const r = await post(`/api/dfs-orders/${id}/actions/ship`, sup, { shipQty: 2 });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ sentQty: 2, unsentQty: 3, shipStatus: code('dfsShipStatus', 'partial') });
-    const hist = t.app.db.prepare(`SELECT ship_qty, dealer_order_no FROM dfs_shipment WHERE dfs_order_id = ?`).all(id);
+    const hist = await t.app.db.all(`SELECT ship_qty, dealer_order_no FROM dfs_shipment WHERE dfs_order_id = ?`, [id]);
     expect(hist).toEqual([{ ship_qty: 2, dealer_order_no: 'SA2026110001' }]);
     const bad = await post(`/api/dfs-orders/${id}/actions/ship`, sup, { shipQty: 4 });
     expect(bad.statusCode).toBe(409);
@@ -137,7 +137,7 @@ describe('difference adjustments', () => {
     const adj = await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, { auditNote: '同意' });
     expect(adj.statusCode, adj.body).toBe(200);
     expect(adj.json().status).toBe(code('stockAdjustStatus', 'adjust'));
-    const stock = t.app.db.prepare(`SELECT stock_qty FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = 'C-100'`).get();
+    const stock = await t.app.db.get(`SELECT stock_qty FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = 'C-100'`);
     expect(stock).toEqual({ stock_qty: 5 });
   });
 
@@ -147,39 +147,39 @@ describe('difference adjustments', () => {
     const r = await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, {});
     expect(r.statusCode).toBe(409);
     expect(r.json().code).toBe('error.insufficientStock');
-    expect(row('stock_adjustment', a.id).status).toBe(code('stockAdjustStatus', 'unaudited'));
+    expect((await row('stock_adjustment', a.id)).status).toBe(code('stockAdjustStatus', 'unaudited'));
   });
 });
 
 describe('consulting-fee settlement', () => {
-  function line(supplier: string, amount: number): number {
-    return w.insert('settlementLine', { period: '2026-10', supplierCode: supplier, originalPartsCode: 'OP-1', feePartsCode: 'FP-1', qty: 1, unitFee: amount, amount, status: code('settlementLineStatus', 'toBeSettled') });
+  function line(supplier: string, amount: number): Promise<number> {
+    return insert('settlementLine', { period: '2026-10', supplierCode: supplier, originalPartsCode: 'OP-1', feePartsCode: 'FP-1', qty: 1, unitFee: amount, amount, status: code('settlementLineStatus', 'toBeSettled') });
   }
   it('initiate groups lines into a numbered order; reject sends them back; the objection takes them again; agree settles', async () => {
-    const ids = [line('S001', 100.5), line('S001', 200.25)];
+    const ids = [await line('S001', 100.5), await line('S001', 200.25)];
     const init = await post('/api/settlement-lines/actions/initiate', sup, { ids });
     expect(init.statusCode, init.body).toBe(200);
     const sid = init.json().data[0].settlementId as number;
-    const s = row('settlement', sid);
+    const s = (await row('settlement', sid));
     expect(s).toMatchObject({ line_count: 2, total_amount: 300.75, approval_status: code('settlementApprovalStatus', 'pending'), supplier_code: 'S001' });
     expect(String(s.settlement_no)).toMatch(/^JS\d{14}$/);
     const noOpinion = await post(`/api/settlements/${sid}/actions/reject`, staff, {});
     expect(noOpinion.statusCode).toBe(400);
     expect(noOpinion.json().errors.opinion).toBe('validation.required');
     expect((await post(`/api/settlements/${sid}/actions/reject`, staff, { opinion: '金额有误' })).statusCode).toBe(200);
-    expect(ids.map((i) => row('settlement_line', i).status)).toEqual([code('settlementLineStatus', 'toBeSettled'), code('settlementLineStatus', 'toBeSettled')]);
+    expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([code('settlementLineStatus', 'toBeSettled'), code('settlementLineStatus', 'toBeSettled')]);
     expect((await post(`/api/settlements/${sid}/actions/rejectRejection`, sup, {})).statusCode).toBe(200);
-    expect(ids.map((i) => row('settlement_line', i).status)).toEqual([code('settlementLineStatus', 'inProgress'), code('settlementLineStatus', 'inProgress')]);
+    expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([code('settlementLineStatus', 'inProgress'), code('settlementLineStatus', 'inProgress')]);
     const agree = await post(`/api/settlements/${sid}/actions/agree`, staff, { opinion: '同意' });
     expect(agree.json()).toMatchObject({ approvalStatus: code('settlementApprovalStatus', 'agreed'), approver: 'staff01' });
-    expect(ids.map((i) => row('settlement_line', i).status)).toEqual([code('settlementLineStatus', 'settled'), code('settlementLineStatus', 'settled')]);
+    expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([code('settlementLineStatus', 'settled'), code('settlementLineStatus', 'settled')]);
   });
 
   it('lines of another supplier cannot be initiated (404), lines already in progress cannot (409)', async () => {
-    const mine = line('S001', 1);
-    const theirs = line('S002', 1);
+    const mine = await line('S001', 1);
+    const theirs = await line('S002', 1);
     expect((await post('/api/settlement-lines/actions/initiate', sup, { ids: [mine, theirs] })).statusCode).toBe(404);
-    expect(row('settlement_line', mine).status).toBe(code('settlementLineStatus', 'toBeSettled'));
+    expect((await row('settlement_line', mine)).status).toBe(code('settlementLineStatus', 'toBeSettled'));
     expect((await post('/api/settlement-lines/actions/initiate', sup, { ids: [mine] })).statusCode).toBe(200);
     expect((await post('/api/settlement-lines/actions/initiate', sup, { ids: [mine] })).statusCode).toBe(409);
   });
@@ -188,7 +188,7 @@ describe('consulting-fee settlement', () => {
 describe('accounts', () => {
   it('the supplier administrator unlocks a locked account, which can log in again', async () => {
     expect((await tokenResponse(t.app, 'locked01')).json().code).toBe('error.userLocked');
-    const acc = t.app.db.prepare(`SELECT id FROM account WHERE user_id = 'locked01'`).get() as { id: number };
+    const acc = (await t.app.db.get<{ id: number }>(`SELECT id FROM account WHERE user_id = 'locked01'`))!;
     expect((await post(`/api/accounts/${acc.id}/actions/unlock`, sup, {})).statusCode).toBe(403);
     const r = await post(`/api/accounts/${acc.id}/actions/unlock`, admin, {});
     expect(r.statusCode, r.body).toBe(200);
@@ -200,7 +200,7 @@ describe('accounts', () => {
 
 describe('hazardous-chemicals receipts', () => {
   it('uploading the document makes a pending receipt "uploaded" (with its name); only then can it be confirmed', async () => {
-    const id = w.insert('hazardReceipt', { receiptNo: 'WH2026110001', supplierCode: 'S001', partsCode: 'HZ-01', partsName: '制动液', qty: 20, status: code('hazardReceiptStatus', 'pending') });
+    const id = await insert('hazardReceipt', { receiptNo: 'WH2026110001', supplierCode: 'S001', partsCode: 'HZ-01', partsName: '制动液', qty: 20, status: code('hazardReceiptStatus', 'pending') });
     const early = await post(`/api/hazard-receipts/${id}/actions/confirm`, sup, {});
     expect(early.statusCode).toBe(409);
     expect(early.json().code).toBe('error.documentRequired');
@@ -209,7 +209,7 @@ describe('hazardous-chemicals receipts', () => {
     const m = multipart({ hazardReceiptId: String(id) }, { name: '签收单.pdf', data: PDF });
     const up = await t.app.inject({ method: 'POST', url: '/api/hazard-receipt-documents/upload', headers: { ...bearer(sup), ...m.headers }, payload: m.payload });
     expect(up.statusCode, up.body).toBe(201);
-    expect(row('hazard_receipt', id)).toMatchObject({ status: code('hazardReceiptStatus', 'uploaded'), document_name: '签收单.pdf' });
+    expect((await row('hazard_receipt', id))).toMatchObject({ status: code('hazardReceiptStatus', 'uploaded'), document_name: '签收单.pdf' });
     const ok = await post(`/api/hazard-receipts/${id}/actions/confirm`, sup, {});
     expect(ok.json()).toMatchObject({ status: code('hazardReceiptStatus', 'confirmed'), confirmedBy: 'sup01' });
     // another supplier cannot attach a document to it

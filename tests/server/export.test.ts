@@ -256,13 +256,13 @@ describe('refusals', () => {
   });
 
   it('more rows than the cap: 400 error.rangeTooLarge before anything is streamed', async () => {
-    const capped = await build({ dir: t.dir, seed: false, app: { exportMaxRows: 5 } });
+    const capped = await build({ same: t, seed: false, app: { exportMaxRows: 5 } });
     try {
       const token = await login(capped.app, 'sup01');
       const r = await capped.app.inject({ method: 'GET', url: exportUrl('orders', { screen: 'orderSearch', filter: ALL }), headers: bearer(token) });
       expect(r.statusCode).toBe(400);
       expect(r.json()).toMatchObject({ code: 'error.rangeTooLarge' });
-      expect(capped.app.exportDb.inUse).toBe(0);
+      expect(capped.app.db.snapshotsInUse).toBe(0);
     } finally {
       await capped.app.close();
     }
@@ -303,8 +303,8 @@ describe('streaming', () => {
     const e = metadata.entities.order;
     const cols = e.fieldOrder.filter((n) => n !== 'id').map((n) => `"${e.fields[n].column}"`);
     const db = t.app.db;
-    const base = (db.prepare(`SELECT COUNT(*) AS n FROM "order" WHERE direct_supplier_code = 'S001' AND warehouse_code = 'PDC01'`).get() as { n: number }).n;
-    db.exec(`WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ${Math.ceil(60_000 / base)})
+    const base = Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM "order" WHERE direct_supplier_code = 'S001' AND warehouse_code = 'PDC01'`))!.n);
+    await db.exec(`WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < ${Math.ceil(60_000 / base)})
       INSERT INTO "order" (${cols.join(', ')}) SELECT ${cols.map((c) => (c === '"order_no"' ? `"order_no" || 'X' || k.n` : c)).join(', ')}
       FROM "order", k WHERE direct_supplier_code = 'S001' AND warehouse_code = 'PDC01' LIMIT 60000`);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -316,7 +316,7 @@ describe('streaming', () => {
         res.once('data', (c: Buffer) => {
           res.pause(); // a slow client: the server must wait, not buffer
           setTimeout(() => {
-            inUseWhilePaused = t.app.exportDb.inUse;
+            inUseWhilePaused = t.app.db.snapshotsInUse;
             req.destroy();
             resolve(c.length);
           }, 300);
@@ -327,8 +327,8 @@ describe('streaming', () => {
     expect(received).toBeGreaterThan(0);
     // still running (waiting for the client) when the client went away
     expect(inUseWhilePaused).toBe(1);
-    for (let i = 0; i < 100 && t.app.exportDb.inUse > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(t.app.exportDb.inUse).toBe(0);
+    for (let i = 0; i < 100 && t.app.db.snapshotsInUse > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(t.app.db.snapshotsInUse).toBe(0);
     // and the server is fine afterwards
     const r = await get(listUrl('orders', { range: [0, 0] }), sup01);
     expect(r.statusCode).toBe(200);

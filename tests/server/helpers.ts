@@ -1,7 +1,11 @@
 /**
- * Server test helpers: `build()` gives a Fastify app over a fresh temporary SQLite file with the
+ * Server test helpers: `build()` gives a Fastify app over a fresh temporary database with the
  * demo data (cheap password hashing: the full cost is tested once, in passwords.test.ts), and
  * `login()` returns a bearer token for a demo account.
+ *
+ * The backend is PORTAL_TEST_BACKEND: `sqlite` (default: a temporary SQLite file) or `postgres`
+ * (a fresh database on the server PORTAL_TEST_PG_URL names, which tests/support/pg-global-setup.ts
+ * starts for the vitest project "server-pg"). The same test files run on both.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,19 +16,50 @@ import { seedDatabase } from '../../server/seed/index.ts';
 import { metadata } from '../../server/generated/index.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
+import { createTestDatabase } from '../support/postgres.ts';
+
+export type Backend = 'sqlite' | 'postgres';
+export const BACKEND: Backend = process.env.PORTAL_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The PostgreSQL server the tests of the "server-pg" project use. */
+export function pgServerUrl(): string {
+  const url = process.env.PORTAL_TEST_PG_URL;
+  if (!url) throw new Error('PORTAL_TEST_PG_URL is not set: run the PostgreSQL tests through vitest (project server-pg), which starts a server');
+  return url;
+}
+
+/**
+ * Where a test's data lives: a SQLite file in `dir`, or a fresh PostgreSQL database (dropped by
+ * `drop`). Tests that start server processes of their own pass these options on.
+ */
+export async function testDatabase(dir: string, backend: Backend = BACKEND): Promise<{ options: Pick<AppOptions, 'dbFile' | 'databaseUrl' | 'filesDir'>; drop(): Promise<void> }> {
+  if (backend === 'postgres') {
+    const t = await createTestDatabase(pgServerUrl());
+    return { options: { databaseUrl: t.url }, drop: t.drop };
+  }
+  return { options: { dbFile: join(dir, 'portal.db'), filesDir: join(dir, 'files') }, drop: async () => undefined };
+}
 
 export interface TestApp {
   app: FastifyInstance;
   dir: string;
+  /** where its data lives (a second app over the same data: build({ same: this })) */
+  database: Pick<AppOptions, 'dbFile' | 'databaseUrl' | 'filesDir'>;
   close(): Promise<void>;
 }
 
-export async function build(opts: { seed?: boolean; scale?: number; app?: Partial<AppOptions>; dir?: string } = {}): Promise<TestApp> {
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'portal-test-'));
+export const TEST_SECRET = 'test-secret-0123456789-0123456789-0123456789';
+
+/**
+ * A test app. `same`: over the data of another test app (a restart, other options); closing it
+ * leaves that data to the other app's close().
+ */
+export async function build(opts: { seed?: boolean; scale?: number; app?: Partial<AppOptions>; same?: TestApp } = {}): Promise<TestApp> {
+  const dir = opts.same?.dir ?? mkdtempSync(join(tmpdir(), 'portal-test-'));
+  const database = opts.same ? { options: opts.same.database, drop: async () => undefined } : await testDatabase(dir);
   const app = await buildApp({
-    dbFile: join(dir, 'portal.db'),
-    jwtSecret: 'test-secret-0123456789-0123456789-0123456789',
-    filesDir: join(dir, 'files'),
+    ...database.options,
+    jwtSecret: TEST_SECRET,
     hashParams: TEST_PARAMS,
     loginRateLimit: 100_000,
     writesPerMinute: 100_000,
@@ -35,9 +70,11 @@ export async function build(opts: { seed?: boolean; scale?: number; app?: Partia
   return {
     app,
     dir,
+    database: database.options,
     close: async () => {
       await app.close();
-      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+      await database.drop();
+      if (!opts.same) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -147,10 +147,11 @@ describe('order.printDeliveryCards action', () => {
   let releasedId: number;
   beforeAll(async () => {
     t = await build();
-    const w = new RowWriter(t.app.db, metadata);
     const base = { partsCode: '5QD-807-221-A', orderQty: 100, minPackageQty: 10, thisShipmentQty: 50, warehouseCode: 'PDC01', directSupplierCode: 'S001', deliveryPlace: '上海市嘉定区', releaseDate: '2026-11-20', forecastReceiveDate: '2026-12-01' };
-    confirmedId = w.insert('order', { ...base, orderNo: 'PCARDTEST0001', itemNo: 1, status: code('purchaseOrderStatus', 'confirmed') });
-    releasedId = w.insert('order', { ...base, orderNo: 'PCARDTEST0001', itemNo: 2, status: code('purchaseOrderStatus', 'released') });
+    [confirmedId, releasedId] = await RowWriter.write(t.app.db, metadata, (w) => [
+      w.insert('order', { ...base, orderNo: 'PCARDTEST0001', itemNo: 1, status: code('purchaseOrderStatus', 'confirmed') }),
+      w.insert('order', { ...base, orderNo: 'PCARDTEST0001', itemNo: 2, status: code('purchaseOrderStatus', 'released') }),
+    ]);
     token = await login(t.app, 'sup01');
   });
   afterAll(async () => t?.close());

@@ -21,7 +21,7 @@ afterAll(() => t.close());
 const row = (over: Record<string, CellValue> = {}): Record<string, CellValue> => ({
   originalPartsCode: '8E0-615-301-A', feePartsCode: 'ZX-8E0-615-301', consultingFee: 12.5, managementRate: 0.05, supplierCode: 'S001', effectiveDate: '2026-12-01', ...over,
 });
-const count = () => (t.app.db.prepare('SELECT COUNT(*) AS n FROM consulting_fee_item').get() as { n: number }).n;
+const count = async () => Number((await t.app.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM consulting_fee_item'))!.n);
 const upload = (token: string, name: string, data: Buffer) => {
   const m = multipart({}, { name, data });
   return t.app.inject({ method: 'POST', url: '/api/consulting-fee-items/actions/import', headers: { ...bearer(token), ...m.headers, 'accept-language': 'en-US' }, payload: m.payload });
@@ -38,24 +38,24 @@ describe('fee item import over HTTP', () => {
   });
 
   it('imports every row of a valid workbook as to-be-confirmed items', async () => {
-    const before = count();
+    const before = (await count());
     const file = feeItemTemplate(metadata, 'zh-CN', [row(), row({ feePartsCode: 'ZX-2' })]).body;
     const r = await upload(staff, '咨询费.xlsx', file);
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().result).toEqual({ imported: 2 });
-    expect(count()).toBe(before + 2);
-    const last = t.app.db.prepare('SELECT state, importer FROM consulting_fee_item ORDER BY id DESC LIMIT 1').get();
+    expect((await count())).toBe(before + 2);
+    const last = await t.app.db.get('SELECT state, importer FROM consulting_fee_item ORDER BY id DESC LIMIT 1');
     expect(last).toEqual({ state: '0', importer: '刘强' });
   });
 
   it('a bad row names its row and field, and nothing is imported', async () => {
-    const before = count();
+    const before = (await count());
     const file = feeItemTemplate(metadata, 'en-US', [row({ feePartsCode: 'ZX-3' }), row({ feePartsCode: 'ZX-4', managementRate: 'abc' })]).body;
     const r = await upload(staff, 'fees.xlsx', file);
     expect(r.statusCode).toBe(400);
     expect(r.json().code).toBe('error.importFailed');
     expect(Object.keys(r.json().errors)).toContain('row3.managementRate');
-    expect(count()).toBe(before);
+    expect((await count())).toBe(before);
   });
 
   it('the file is checked by the action\'s upload rule: type by content, only for allowed profiles', async () => {

@@ -147,7 +147,7 @@ describe('fee item workbook', () => {
 describe('consultingFeeItem.import action', () => {
   let t: TestApp;
   let staff: Principal;
-  const count = () => (t.app.db.prepare(`SELECT COUNT(*) AS n FROM ${FEE.table}`).get() as { n: number }).n;
+  const count = async () => Number((await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${FEE.table}`))!.n);
   const run = (data: Buffer, fileName = 'fees.xlsx') => t.app.engine.action(staff, FEE, 'import', null, {}, { fileName, data });
   const failure = async (p: Promise<unknown>): Promise<AppError> => {
     try {
@@ -162,7 +162,7 @@ describe('consultingFeeItem.import action', () => {
   beforeAll(async () => {
     t = await build();
     const acc = metadata.entities.account;
-    const row = t.app.db.prepare(`SELECT id FROM ${acc.table} WHERE ${acc.fields.userId.column} = ?`).get('staff01') as { id: number };
+    const row = (await t.app.db.get<{ id: number }>(`SELECT id FROM ${acc.table} WHERE ${acc.fields.userId.column} = ?`, ['staff01']))!;
     staff = {
       accountId: row.id, userId: 'staff01', name: '刘强', profile: 'internal', accountType: '0', role: 'user', admin: false, supplierCode: null,
       departmentId: 'PD01', departmentName: '采购部', warehouse: 'PDC01', warehouseName: '上海配件中心', isClaimWarehouse: true,
@@ -172,11 +172,11 @@ describe('consultingFeeItem.import action', () => {
   afterAll(async () => t?.close());
 
   it('inserts every row as to be confirmed, with importer and import time', async () => {
-    const before = count();
+    const before = (await count());
     const r = await run(workbook([good({ originalPartsCode: 'IMP-1' }), good({ originalPartsCode: 'IMP-2', supplierCode: 'S002', effectiveDate: 46204 })]));
     expect(r.result).toEqual({ imported: 2 });
-    expect(count()).toBe(before + 2);
-    const rows = t.app.db.prepare(`SELECT * FROM ${FEE.table} WHERE ${FEE.fields.originalPartsCode.column} LIKE 'IMP-%' ORDER BY id`).all() as Record<string, unknown>[];
+    expect((await count())).toBe(before + 2);
+    const rows = await t.app.db.all(`SELECT * FROM ${FEE.table} WHERE ${FEE.fields.originalPartsCode.column} LIKE 'IMP-%' ORDER BY id`);
     expect(rows.map((x) => x[FEE.fields.state.column])).toEqual(['0', '0']);
     expect(rows.map((x) => x[FEE.fields.importer.column])).toEqual(['刘强', '刘强']);
     expect(rows[1][FEE.fields.supplierCode.column]).toBe('S002');
@@ -185,13 +185,13 @@ describe('consultingFeeItem.import action', () => {
   });
 
   it('imports nothing when one row is bad, and the error names every bad row and field', async () => {
-    const before = count();
+    const before = (await count());
     const err = await failure(run(workbook([good({ originalPartsCode: 'BAD-1' }), good({ originalPartsCode: 'BAD-2', feePartsCode: 'X'.repeat(25) }), good({ originalPartsCode: 'BAD-3' })])));
     expect(err.statusCode).toBe(400);
     expect(err.code).toBe('error.importFailed');
     expect(err.args).toEqual({ count: 1, rows: '3' });
     expect(err.fieldErrors).toEqual({ 'row3.feePartsCode': { key: 'validation.maxLength', args: { max: 20 } } });
-    expect(count()).toBe(before);
+    expect((await count())).toBe(before);
   });
 
   it('refuses rows that repeat each other or a stored item (unique supplier, parts codes and date)', async () => {
