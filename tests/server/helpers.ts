@@ -7,7 +7,7 @@
  * (a fresh database on the server PORTAL_TEST_PG_URL names, which tests/support/pg-global-setup.ts
  * starts for the vitest project "server-pg"). The same test files run on both.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -88,6 +88,12 @@ export async function login(app: FastifyInstance, username: string, warehouse = 
   const r = await tokenResponse(app, username, password, warehouse);
   if (r.statusCode !== 200) throw new Error(`login ${username} failed: ${r.statusCode} ${r.body}`);
   return r.json().access_token as string;
+}
+
+/** The storage names of every stored file (a directory beside SQLite, the _files table on PostgreSQL). */
+export async function storedFiles(t: TestApp): Promise<string[]> {
+  if (t.app.fileStore.kind === 'directory') return readdirSync(join(t.dir, 'files'));
+  return (await t.app.db.all<{ name: string }>(`SELECT name FROM _files ORDER BY name`)).map((r) => r.name);
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -4,9 +4,7 @@
  * delete) with "including deleted", attachments with their rules, and the notice centre's read side.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { bearer, build, listUrl, login, multipart, PDF, type TestApp } from './helpers.ts';
+import { bearer, build, listUrl, login, multipart, PDF, storedFiles, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let admin: string;
@@ -181,18 +179,18 @@ describe('notice attachments', () => {
     const r = await upload(admin, '../../etc/passwd.pdf', PDF);
     expect(r.statusCode).toBe(201);
     expect(r.json().fileName).toBe('passwd.pdf');
-    const stored = readdirSync(join(t.dir, 'files'));
+    const stored = await storedFiles(t);
     expect(stored.every((f) => /^[0-9a-f-]{36}$/.test(f))).toBe(true);
   });
 
   it('only the supplier administrator uploads and deletes; delete removes the stored file', async () => {
     expect((await upload(sup, 'x.pdf', PDF)).statusCode).toBe(403);
     const rec = (await upload(admin, 'remove-me.pdf', PDF)).json();
-    const before = readdirSync(join(t.dir, 'files')).length;
+    const before = (await storedFiles(t)).length;
     expect((await call('DELETE', `/api/notice-attachments/${rec.id}`, sup)).statusCode).toBe(403);
     const del = await call('DELETE', `/api/notice-attachments/${rec.id}`, admin);
     expect(del.statusCode).toBe(200);
-    expect(readdirSync(join(t.dir, 'files')).length).toBe(before - 1);
+    expect((await storedFiles(t)).length).toBe(before - 1);
     expect((await call('GET', `/api/notice-attachments/${rec.id}/download`, admin)).statusCode).toBe(404);
   });
 

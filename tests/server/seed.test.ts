@@ -128,13 +128,15 @@ describe('demo data: quantities agree with the statuses', () => {
     const rows = (await all(`SELECT s.id, s.line_count, s.total_amount, s.approval_status,
       (SELECT count(*) FROM settlement_line l WHERE l.settlement_id = s.id) AS n,
       (SELECT round(sum(l.amount), 2) FROM settlement_line l WHERE l.settlement_id = s.id) AS amount,
-      (SELECT group_concat(DISTINCT l.status) FROM settlement_line l WHERE l.settlement_id = s.id) AS statuses FROM settlement s`));
+      (SELECT min(l.status) FROM settlement_line l WHERE l.settlement_id = s.id) AS statuses,
+      (SELECT count(DISTINCT l.status) FROM settlement_line l WHERE l.settlement_id = s.id) AS kinds FROM settlement s`));
     const L = (key: string) => code('settlementLineStatus', key);
     const A = (key: string) => code('settlementApprovalStatus', key);
     const expected: Record<string, string> = { [A('pending')]: L('inProgress'), [A('agreed')]: L('settled'), [A('rejected')]: L('toBeSettled') };
     for (const s of rows) {
       expect(Number(s.line_count), `settlement ${s.id}`).toBe(Number(s.n));
       expect(Number(s.total_amount)).toBeCloseTo(Number(s.amount), 2);
+      expect(Number(s.kinds), `settlement ${s.id}: one line status`).toBe(1);
       expect(s.statuses).toBe(expected[String(s.approval_status)]);
     }
     expect((await all(`SELECT id FROM settlement_line WHERE status <> ? AND settlement_id IS NULL`, L('toBeSettled')))).toEqual([]);
