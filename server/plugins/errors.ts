@@ -9,6 +9,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../engine/errors.ts';
 import { translate } from '../engine/i18n.ts';
 import type { FieldErrors } from '../../codegen/runtime/validation.ts';
+import { dbErrorKind } from '../db/types.ts';
 
 export interface ErrorBody {
   code: string;
@@ -46,6 +47,13 @@ export default fp(async (app) => {
       // refused authentication and authorisation are logged (ASVS 16.3.1, 16.3.2)
       if (err.statusCode === 401 || err.statusCode === 403) req.log.warn({ event: 'denied', code: err.code, userId: req.principal?.userId, method: req.method, url: req.url.split('?')[0] }, 'access denied');
       return reply.status(err.statusCode).send(errorBody(req, err.code, err.args, err.fieldErrors));
+    }
+    // a value the database refused (PostgreSQL: out of range, NUL byte, bad date) is bad input; a
+    // unique index that refused a value two processes wrote at once is a duplicate
+    const db = dbErrorKind(err);
+    if (db === 'badValue' || db === 'unique') {
+      req.log.info({ dbCode: (err as { code?: string }).code }, 'request refused by the database');
+      return reply.status(db === 'unique' ? 409 : 400).send(errorBody(req, db === 'unique' ? 'error.duplicate' : 'error.badRequest'));
     }
     const mapped = frameworkCode(err);
     if (mapped) {

@@ -1,7 +1,9 @@
 /**
  * The server the browser tests talk to: built admin + API on one port, a fresh temporary database
  * with the demo data (cheap password hashing so test logins are fast, a high login rate limit so
- * the suite is not throttled). Started by playwright.config.ts (webServer).
+ * the suite is not throttled). Started by playwright.config.ts (webServer). The database is a
+ * temporary SQLite file, or the PostgreSQL database E2E_DATABASE_URL names (npm run test:e2e:pg,
+ * through tests/support/with-postgres.ts).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +14,10 @@ import { metadata } from '../../server/generated/index.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+const pgUrl = process.env.E2E_DATABASE_URL;
 const app = await buildApp({
-  dbFile: join(dir, 'portal.db'),
+  ...(pgUrl ? { databaseUrl: pgUrl } : { dbFile: join(dir, 'portal.db'), filesDir: join(dir, 'files') }),
   jwtSecret: 'e2e-secret-0123456789-0123456789-0123456789',
-  filesDir: join(dir, 'files'),
   adminDir: resolve('admin/dist'),
   hashParams: TEST_PARAMS,
   loginRateLimit: 10_000,
