@@ -61,14 +61,24 @@ export const profileOfType = (accountType: string): Profile => {
   return hit[0] as Profile;
 };
 
-// aliases are quoted: PostgreSQL folds unquoted names to lower case
-export const ACCOUNT_COLUMNS = `id, user_id AS "userId", name, account_type AS "accountType", department_id AS "departmentId", department_name AS "departmentName", status, failed_logins AS "failedLogins", password_hash AS "passwordHash", password_changed_at AS "passwordChangedAt", email, mobile, telephone, version, sessions_valid_from AS "sessionsValidFrom"`;
+/** column -> record name of the account columns auth reads */
+const ACCOUNT_FIELDS = {
+  id: 'id', user_id: 'userId', name: 'name', account_type: 'accountType', department_id: 'departmentId', department_name: 'departmentName', status: 'status',
+  failed_logins: 'failedLogins', password_hash: 'passwordHash', password_changed_at: 'passwordChangedAt', email: 'email', mobile: 'mobile', telephone: 'telephone',
+  version: 'version', sessions_valid_from: 'sessionsValidFrom',
+} as const;
+/** The select list of an AccountRow (`alias.` before each column when given); aliases are quoted: PostgreSQL folds unquoted names to lower case. */
+export const accountColumns = (alias?: string): string =>
+  Object.entries(ACCOUNT_FIELDS).map(([col, name]) => `${alias ? `${alias}.` : ''}${col} AS "${name}"`).join(', ');
+export const ACCOUNT_COLUMNS = accountColumns();
 
 export interface TokenService {
   /** `authTime`: when the user logged in (seconds); omitted for a new login */
   issue(account: AccountRow, warehouse: string, lang: Locale, authTime?: number): { token: string; expiresIn: number; jti: string };
   revoke(jti: string, exp: number): Promise<void>;
   isRevoked(jti: string): Promise<boolean>;
+  /** what every authenticated request needs, in one statement: is the token revoked, the account, the warehouse */
+  session(jti: string, accountId: number, warehouse: string): Promise<{ revoked: boolean; account: AccountRow | undefined; warehouse: WarehouseRow | undefined }>;
   account(id: number): Promise<AccountRow | undefined>;
   accountByUserId(userId: string): Promise<AccountRow | undefined>;
   warehouse(code: string): Promise<WarehouseRow | undefined>;
@@ -96,6 +106,19 @@ export default fp(
       },
       revoke: async (jti, exp) => void (await db.run(`INSERT INTO _revoked_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING`, [jti, exp])),
       isRevoked: async (jti) => !!(await db.get(`SELECT 1 AS x FROM _revoked_tokens WHERE jti = ?`, [jti])),
+      async session(jti, accountId, warehouse) {
+        // one round trip per request (on PostgreSQL one pooled connection, not three)
+        const row = await db.get<AccountRow & { revoked: number | boolean | null; whCode: string | null; whNameZh: string; whNameEn: string; whClaim: number | boolean }>(
+          `SELECT ${accountColumns('a')},
+            (SELECT 1 FROM _revoked_tokens r WHERE r.jti = ?) AS revoked,
+            w.code AS "whCode", w.name_zh AS "whNameZh", w.name_en AS "whNameEn", w.is_claim_warehouse AS "whClaim"
+           FROM account a LEFT JOIN warehouse w ON w.code = ? WHERE a.id = ?`,
+          [jti, warehouse, accountId],
+        );
+        if (!row) return { revoked: !!(await tokens.isRevoked(jti)), account: undefined, warehouse: undefined };
+        const { revoked, whCode, whNameZh, whNameEn, whClaim, ...account } = row;
+        return { revoked: !!revoked, account, warehouse: whCode ? { code: whCode, nameZh: whNameZh, nameEn: whNameEn, isClaimWarehouse: whClaim } : undefined };
+      },
       account: (id) => db.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE id = ?`, [id]),
       accountByUserId: (uid) => db.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE user_id = ?`, [uid]),
       warehouse: (code) => db.get<WarehouseRow>(`SELECT code, name_zh AS "nameZh", name_en AS "nameEn", is_claim_warehouse AS "isClaimWarehouse" FROM warehouse WHERE code = ?`, [code]),
@@ -118,8 +141,7 @@ export default fp(
       } catch {
         throw unauthorized('error.sessionExpired');
       }
-      // the revocation, the account and the warehouse are read side by side (one round trip's wait on PostgreSQL, not three)
-      const [revoked, account, wh] = await Promise.all([tokens.isRevoked(claims.jti), tokens.account(Number(claims.sub)), tokens.warehouse(String(claims.wh))]);
+      const { revoked, account, warehouse: wh } = await tokens.session(claims.jti, Number(claims.sub), String(claims.wh));
       if (revoked) throw unauthorized('error.sessionExpired');
       if (!account || account.userId !== claims.uid) throw unauthorized('error.sessionExpired');
       if (account.sessionsValidFrom && claims.iat * 1000 < Date.parse(account.sessionsValidFrom)) throw unauthorized('error.sessionExpired');
