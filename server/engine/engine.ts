@@ -21,7 +21,9 @@ type Rec = Record<string, unknown>;
 type AnyHandler = (ctx: any) => unknown;
 export type HandlerTable = Record<string, AnyHandler>;
 
+/** columns the engine writes itself: a client may send them back unchanged, never change them */
 const SYSTEM_WRITABLE_IGNORED = new Set(['id', 'version', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy']);
+const UPDATE_STAMPS = new Set(['updatedAt', 'updatedBy']);
 const AUDIT_ENTITY = 'auditEntry';
 
 /**
@@ -396,9 +398,12 @@ export class Engine {
           data.version = v;
           continue;
         }
-        if (SYSTEM_WRITABLE_IGNORED.has(k)) continue;
-        // a client sends the whole record back: unchanged read-only values are fine, changes are not
-        if (f.readOnly || f.createOnly || k in forced) {
+        // updatedAt/updatedBy of a stale copy differ because somebody else saved: that is the 409
+        // of the version check below, not a field error
+        if (UPDATE_STAMPS.has(k) && e.versioned && body.version !== row.version) continue;
+        // a client sends the whole record back: unchanged read-only values are fine, changes are
+        // refused (the engine's own columns included: id, createdAt, ...), never silently ignored
+        if (SYSTEM_WRITABLE_IGNORED.has(k) || f.readOnly || f.createOnly || k in forced) {
           const same = v === row[k] || (v === null && row[k] === undefined);
           if (!same) errors[k] = { key: 'validation.readOnly' };
           continue;

@@ -84,8 +84,10 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     const ok = await verifyPassword(password, acc?.passwordHash ?? null);
     if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
     if (!ok) {
-      const r = (await db.get<{ status: string }>(FAIL_LOGIN, [metadata.app.lockout.maxFailures, ...MAY_LOG_IN, STATUS.locked, acc.id]))!;
-      return tokenError(req, reply, 400, r.status === STATUS.locked ? 'error.userLocked' : 'error.loginFailed');
+      await db.get(FAIL_LOGIN, [metadata.app.lockout.maxFailures, ...MAY_LOG_IN, STATUS.locked, acc.id]);
+      // the same answer as for an unknown user, locked or not: only the right password learns
+      // that the account is locked (otherwise five guesses would tell which user IDs exist)
+      return tokenError(req, reply, 400, 'error.loginFailed');
     }
     // the password is right: from here on the answer may say why the account cannot log in
     if (acc.status === STATUS.locked) return tokenError(req, reply, 400, 'error.userLocked');

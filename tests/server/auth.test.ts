@@ -49,14 +49,30 @@ describe('login', () => {
     await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'sup02'`);
   });
 
-  it('locks the account after 5 consecutive failures; the right password then says locked', async () => {
+  it('locks the account after 5 consecutive failures; only the right password then says locked', async () => {
     const d = await build();
     try {
-      for (let i = 1; i <= 4; i++) expect((await tokenResponse(d.app, 'sup01', `wrongPass${i}`)).json().code).toBe('error.loginFailed');
-      const fifth = await tokenResponse(d.app, 'sup01', 'wrongPass5', 'PDC01', 'en-US');
-      expect(fifth.json()).toMatchObject({ code: 'error.userLocked', message: 'The user is locked out, please contact administrator!' });
-      expect((await tokenResponse(d.app, 'sup01')).json().code).toBe('error.userLocked');
+      for (let i = 1; i <= 7; i++) expect((await tokenResponse(d.app, 'sup01', `wrongPass${i}`)).json().code).toBe('error.loginFailed');
+      const right = await tokenResponse(d.app, 'sup01', undefined, 'PDC01', 'en-US');
+      expect(right.json()).toMatchObject({ code: 'error.userLocked', message: 'The user is locked out, please contact administrator!' });
       expect(await d.app.db.get(`SELECT status FROM account WHERE user_id = 'sup01'`)).toEqual({ status: '601' });
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('wrong passwords answer alike for an existing and an unknown user, however many (no enumeration through the lockout)', async () => {
+    const d = await build();
+    try {
+      const answers = async (user: string) => {
+        const out: string[] = [];
+        for (let i = 1; i <= 7; i++) {
+          const r = await tokenResponse(d.app, user, `wrongPass${i}`, 'PDC01', 'en-US');
+          out.push(`${r.statusCode} ${r.json().code} ${r.json().message}`);
+        }
+        return out;
+      };
+      expect(await answers('sup02')).toEqual(await answers('nobody-here'));
     } finally {
       await d.close();
     }

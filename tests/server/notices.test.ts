@@ -68,6 +68,18 @@ describe('notices: create and edit', () => {
     expect(row).toMatchObject({ content: 'v2', version: 2, status: '0' });
   });
 
+  it('columns the engine writes itself, sent back changed, are refused, not silently ignored', async () => {
+    const rec = (await call('POST', '/api/notices', admin, { title: '系统字段', content: 'v1' })).json();
+    for (const [field, value] of [['id', rec.id + 1000], ['createdAt', '2000-01-01T00:00:00.000Z'], ['createdBy', 'mallory'], ['updatedAt', '2000-01-01T00:00:00.000Z'], ['updatedBy', 'mallory']] as const) {
+      const r = await call('PUT', `/api/notices/${rec.id}`, admin, { ...rec, [field]: value, content: 'v2' });
+      expect(r.statusCode, field).toBe(400);
+      expect(r.json().errors, field).toEqual({ [field]: 'validation.readOnly' });
+    }
+    // sent back unchanged they are fine
+    expect((await call('PUT', `/api/notices/${rec.id}`, admin, { ...rec, content: 'v2' })).statusCode).toBe(200);
+    expect((await call('GET', `/api/notices/${rec.id}`, admin)).json()).toMatchObject({ id: rec.id, createdBy: 'supadmin', content: 'v2', version: 2 });
+  });
+
   it('only the supplier administrator writes notices', async () => {
     for (const token of [sup, staff]) {
       expect((await call('POST', '/api/notices', token, { title: 'x', content: 'y' })).statusCode).toBe(403);
