@@ -427,6 +427,7 @@ export class Engine {
     return this.tx(async (q) => {
       const row = await this.loadForWrite(q, p, e, id, 'delete');
       this.assertState(e, row, e.deletableWhen, 'error.deleteNotAllowed');
+      await this.fileParent(q, e, row);
       const visible = (await this.selectById(q, e, id, null))!;
       if (e.softDelete) {
         await this.updateRow(q, e, id, { [e.softDelete]: true }, p, now, 'delete');
@@ -509,10 +510,33 @@ export class Engine {
     const a = parent.actions[ou.action];
     const row = await this.selectById(q, parent, Number(values[e.scope.parent]), null, true, true);
     if (!row) throw notFound();
+    this.assertParentTakesFiles(parent, a, row);
     const extra = Object.fromEntries(Object.entries(ou.setParent).map(([k, v]) => [k, v === '$fileName' ? fileName : v]));
     const allowed = !!grantOf(a.allow, p) && (!a.from || !a.statusField || a.from.includes(String(row[a.statusField])));
     if (allowed) await this.transition(q, parent, a, p, now, {}, row, extra);
     else if (Object.keys(extra).length) await this.updateRow(q, parent, Number(row.id), extra, p, now, 'upload');
+  }
+
+  /**
+   * Files follow their parent's state as actions do (file.onUpload): a file may be added, replaced
+   * or deleted while the parent is in a state the upload action starts from, or the state it leads
+   * to (a replacement before the next step); after that the evidence is frozen (a confirmed
+   * hazardous-chemicals receipt keeps its signed document). 409 with the action's transition code.
+   */
+  private assertParentTakesFiles(parent: CompiledEntity, a: CompiledAction, row: Rec): void {
+    if (!a.statusField) return;
+    const status = String(row[a.statusField]);
+    if ((a.from ?? []).includes(status) || (a.to ?? []).includes(status) || (!a.from && !a.to)) return;
+    throw conflict(a.illegalTransitionKey, { action: a.name, status, id: Number(row.id) });
+  }
+
+  /** The parent row of a file row, when its entity declares file.onUpload: locked, for the state gate. */
+  private async fileParent(q: Queryable, e: CompiledEntity, fileRow: Rec): Promise<void> {
+    const ou = e.file?.onUpload;
+    if (!ou || !e.scope.parent) return;
+    const parent = this.meta.entities[e.fields[e.scope.parent].ref!];
+    const row = await this.selectById(q, parent, Number(fileRow[e.scope.parent]), null, true, true);
+    if (row) this.assertParentTakesFiles(parent, parent.actions[ou.action], row);
   }
 
   /** The stored file behind a visible record of a file entity. */

@@ -218,4 +218,23 @@ describe('hazardous-chemicals receipts', () => {
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().errors.hazardReceiptId).toBe('validation.ref');
   });
+
+  it('before confirmation the document may be replaced; once confirmed it is frozen (no new, replaced or deleted document)', async () => {
+    const id = await insert('hazardReceipt', { receiptNo: 'WH2026110002', supplierCode: 'S001', partsCode: 'HZ-02', partsName: '冷却液', qty: 5, status: code('hazardReceiptStatus', 'pending') });
+    const upload = (name: string, overwrite = false) => {
+      const m = multipart({ hazardReceiptId: String(id) }, { name, data: PDF });
+      return t.app.inject({ method: 'POST', url: `/api/hazard-receipt-documents/upload${overwrite ? '?overwrite=true' : ''}`, headers: { ...bearer(sup), ...m.headers }, payload: m.payload });
+    };
+    const first = await upload('回执.pdf');
+    expect(first.statusCode, first.body).toBe(201);
+    expect((await upload('回执.pdf', true)).statusCode).toBe(201);
+    expect((await upload('回执2.pdf')).statusCode).toBe(201);
+    expect((await post(`/api/hazard-receipts/${id}/actions/confirm`, sup, {})).statusCode).toBe(200);
+    const frozen = [await upload('回执.pdf', true), await upload('新的.pdf')];
+    for (const r of frozen) expect(r.statusCode, r.body).toBe(409);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/hazard-receipt-documents/${first.json().id}`, headers: bearer(sup) });
+    expect([403, 409]).toContain(del.statusCode);
+    const docs = await t.app.db.all(`SELECT file_name FROM hazard_receipt_document WHERE hazard_receipt_id = ? ORDER BY file_name`, [id]);
+    expect(docs.map((d) => d.file_name)).toEqual(['回执.pdf', '回执2.pdf']);
+  });
 });
