@@ -547,6 +547,21 @@ export class Engine {
     return { fileName: String(row.fileName), mimeType: String(row.mimeType ?? 'application/octet-stream'), storageName: String(row.storageName) };
   }
 
+  /* ------------------------------------------------------------------ permission checks before a body is read */
+
+  /** Throws 401/403 unless the caller may create rows of `e` (uploads check this before reading the file). */
+  assertMayCreate(p: Principal, e: CompiledEntity): void {
+    this.writeScope(e, p, 'create');
+  }
+
+  /** Throws 404/403 unless the action exists for clients and the caller may run it (in this warehouse). */
+  assertMayRun(p: Principal, e: CompiledEntity, name: string): void {
+    const a = e.actions[name];
+    if (!a || a.internal) throw notFound();
+    assertWarehouseAllows(e, p);
+    if (!grantOf(a.allow, p)) throw forbidden();
+  }
+
   /* ------------------------------------------------------------------ actions */
 
   private services(q: Queryable, p: Principal, now: string): HandlerServices {

@@ -13,6 +13,7 @@ import type { Engine } from '../engine/engine.ts';
 import { AppError, badRequest } from '../engine/errors.ts';
 import { contentDisposition, responseSchema } from './resources.ts';
 import { fieldOf } from '../engine/records.ts';
+import { readMultipart } from './multipart.ts';
 
 /** extension -> what the content must look like (file-type's extension names) */
 const CONTENT_OF: Record<string, { detected: string[]; mime: string }> = {
@@ -60,21 +61,9 @@ export default async function fileRoutes(app: FastifyInstance, opts: { engine: E
       preHandler: [app.authenticate(), app.writeLimit],
       schema: { querystring: { type: 'object', properties: { overwrite: { type: 'boolean' } } }, response: { 201: responseSchema(e) } },
     }, async (req, reply) => {
-      const fields: Record<string, unknown> = {};
-      let file: { name: string; data: Buffer } | null = null;
-      for await (const part of req.parts({ limits: { fileSize: (rule.maxSizeKiB ?? 1024) * 1024 + 1, files: 1, fields: 20, fieldSize: 2000, parts: 25 } })) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file' || file) throw badRequest('error.badRequest');
-          const data = await part.toBuffer();
-          if (part.file.truncated) throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB ?? 0 });
-          file = { name: part.filename, data };
-        } else {
-          const f = fieldOf(e, part.fieldname);
-          const v = String(part.value);
-          // multipart carries text: numbers and booleans are converted by the field's declared type
-          fields[part.fieldname] = f?.type === 'integer' || f?.type === 'ref' ? (/^\d+$/.test(v) ? Number(v) : v) : f?.type === 'boolean' ? v === 'true' : v;
-        }
-      }
+      // who may not upload here learns so before the body is read
+      engine.assertMayCreate(req.principal!, e);
+      const { fields, file } = await readMultipart(req, rule, (n) => fieldOf(e, n));
       if (!file) throw badRequest('error.fileEmpty');
       const checked = await checkFile(rule, file.name, file.data);
       const overwrite = (req.query as { overwrite?: boolean }).overwrite === true;

@@ -13,9 +13,10 @@ import type { FileResult, UploadedFile } from '../engine/handler-types.ts';
 import type { CompiledAction } from '../../codegen/runtime/model.ts';
 import type { FastifyRequest } from 'fastify';
 import { schemas, messages } from '../generated/index.ts';
-import { AppError, badRequest } from '../engine/errors.ts';
+import { AppError } from '../engine/errors.ts';
 import { fieldOf } from '../engine/records.ts';
 import { checkFile } from './files.ts';
+import { readMultipart } from './multipart.ts';
 import { entityTemplate } from '../documents/entity-sheet.ts';
 import { XLSX_CONTENT_TYPE } from '../documents/xlsx.ts';
 
@@ -56,22 +57,10 @@ const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404
 async function actionBody(req: FastifyRequest, e: CompiledEntity, a: CompiledAction): Promise<{ body: Record<string, unknown>; file?: UploadedFile }> {
   if (!a.upload || !req.isMultipart()) return { body: (req.body ?? {}) as Record<string, unknown> };
   const rule = metadata.rules[a.upload.rule];
-  const body: Record<string, unknown> = {};
-  let file: UploadedFile | undefined;
-  for await (const part of req.parts({ limits: { fileSize: (rule.maxSizeKiB ?? 1024) * 1024 + 1, files: 1, fields: 20, fieldSize: 2000, parts: 25 } })) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'file' || file) throw badRequest();
-      const data = await part.toBuffer();
-      if (part.file.truncated) throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB ?? 0 });
-      const checked = await checkFile(rule, part.filename, data);
-      file = { fileName: checked.fileName, data };
-    } else {
-      const f = Object.hasOwn(a.input, part.fieldname) ? a.input[part.fieldname] : fieldOf(e, part.fieldname);
-      const v = String(part.value);
-      body[part.fieldname] = f?.type === 'integer' || f?.type === 'ref' || f?.type === 'decimal' ? (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v) : f?.type === 'boolean' ? v === 'true' : v;
-    }
-  }
-  return { body, ...(file ? { file } : {}) };
+  const form = await readMultipart(req, rule, (n) => (Object.hasOwn(a.input, n) ? a.input[n] : fieldOf(e, n)));
+  if (!form.file) return { body: form.fields };
+  const checked = await checkFile(rule, form.file.name, form.file.data);
+  return { body: form.fields, file: { fileName: checked.fileName, data: form.file.data } };
 }
 
 export default async function resourceRoutes(app: FastifyInstance, opts: { engine: Engine }) {
@@ -106,6 +95,8 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
       if (!a.collection) {
         app.post(`${base}/:id/actions/${a.name}`, { preHandler: auth, schema: { params: idParams, ...bodySchema } }, async (req, reply) => {
           const id = (req.params as { id: number }).id;
+          // who may not run the action learns so before the body is read
+          engine.assertMayRun(req.principal!, e, a.name);
           const { body, file } = await actionBody(req, e, a);
           const r = await engine.action(req.principal!, e, a.name, [id], body, file);
           if (r.file) return sendFile(reply, r.file);
@@ -114,6 +105,7 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
       }
       if (a.bulk || a.collection) {
         app.post(`${base}/actions/${a.name}`, { preHandler: auth, schema: { ...bodySchema } }, async (req, reply) => {
+          engine.assertMayRun(req.principal!, e, a.name);
           const { body, file } = await actionBody(req, e, a);
           const r = await engine.action(req.principal!, e, a.name, null, body, file);
           if (r.file) return sendFile(reply, r.file);

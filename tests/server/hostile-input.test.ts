@@ -13,7 +13,7 @@ import { bearer, build, login, multipart, type TestApp } from './helpers.ts';
 let t: TestApp;
 let tokens: string[];
 const resources = Object.values(metadata.entities).map((e) => e.resource);
-const INTERNAL = /SQLITE|sqlite|SELECT |INSERT |UPDATE |syntax error|at .*\.ts:\d+|node_modules|TypeError|ReferenceError|Cannot read prop/;
+const INTERNAL = /SQLITE|sqlite|postgres|SELECT |INSERT |UPDATE |syntax error|relation|at .*\.ts:\d+|node_modules|TypeError|ReferenceError|Cannot read prop|[Bb]oundary|Unexpected end/;
 
 beforeAll(async () => {
   t = await build();
@@ -132,5 +132,51 @@ describe('hostile input on every generic route', () => {
     expect(huge.statusCode).toBe(413);
     expect(huge.json().code).toBe('error.payloadTooLarge');
     for (const r of [bad, xml, huge]) expectSafe(r, 'malformed');
+  });
+});
+
+describe('malformed multipart bodies', () => {
+  const uploadRoutes = Object.values(metadata.entities).filter((e) => e.file).map((e) => `/api/${e.resource}/upload`);
+  const fileActions = Object.values(metadata.entities).flatMap((e) => Object.values(e.actions).filter((a) => a.upload).map((a) => ({ e, a, url: a.collection ? `/api/${e.resource}/actions/${a.name}` : `/api/${e.resource}/1/actions/${a.name}` })));
+  const bodies: [string, string, string][] = [
+    ['no boundary', 'multipart/form-data', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n'],
+    ['wrong boundary', 'multipart/form-data; boundary=zzz', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n'],
+    ['early end', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 abc'],
+    ['garbage', 'multipart/form-data; boundary=x', '\u0000\u0001 not multipart at all'],
+  ];
+
+  it('are a 400 with a code for a caller who may upload, never a 500', async () => {
+    const admin = tokens[2];
+    const staff = tokens[1];
+    expect(uploadRoutes.length).toBeGreaterThan(0);
+    expect(fileActions.length).toBeGreaterThan(0);
+    for (const [name, ct, body] of bodies) {
+      for (const [url, token] of [['/api/notice-attachments/upload', admin], ['/api/consulting-fee-items/actions/import', staff]] as const) {
+        const r = await t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'content-type': ct }, payload: body });
+        expect(r.statusCode, `${name} ${url}: ${r.body}`).toBe(400);
+        expect(r.json().code).toBe('error.badRequest');
+        expect(r.body).not.toMatch(INTERNAL);
+      }
+    }
+  });
+
+  it('are refused with 403 before the body is read for a caller who may not upload at all', async () => {
+    const sup = tokens[0];
+    for (const [name, ct, body] of bodies) {
+      const notice = await t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload', headers: { ...bearer(sup), 'content-type': ct }, payload: body });
+      expect(notice.statusCode, `${name}: ${notice.body}`).toBe(403);
+      const imp = await t.app.inject({ method: 'POST', url: '/api/consulting-fee-items/actions/import', headers: { ...bearer(sup), 'content-type': ct }, payload: body });
+      expect(imp.statusCode, `${name}: ${imp.body}`).toBe(403);
+    }
+    // and every upload route and file-taking action answers a 4xx to every malformed body, whoever calls
+    for (const token of tokens) {
+      for (const url of [...uploadRoutes, ...fileActions.map((x) => x.url)]) {
+        for (const [name, ct, body] of bodies) {
+          const r = await t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'content-type': ct }, payload: body });
+          expect(r.statusCode, `${name} ${url}: ${r.body}`).toBeGreaterThanOrEqual(400);
+          expect(r.statusCode, `${name} ${url}: ${r.body}`).toBeLessThan(500);
+        }
+      }
+    }
   });
 });
