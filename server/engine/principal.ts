@@ -19,6 +19,8 @@ export interface Principal {
   accountStatus: string;
   locale: Locale;
   tokenId: string;
+  /** the session the token belongs to (kept across refreshes): logout ends all of its tokens */
+  sessionId: string;
   tokenExp: number;
   /** when the user logged in (seconds): the session ends maxSessionSeconds later */
   authTime: number;

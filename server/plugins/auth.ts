@@ -19,8 +19,13 @@ export const AUDIENCE = 'supplier-portal';
 export const ISSUER = 'supplier-portal';
 export const REFRESH_HEADER = 'x-refreshed-token';
 
-/** `at`: when the user authenticated (seconds); kept across refreshes so a session has an absolute end */
-interface TokenClaims { sub: string; uid: string; wh: string; lang: Locale; jti: string; exp: number; iat: number; at: number; aud: string; iss: string }
+/**
+ * `at`: when the user authenticated (seconds); kept across refreshes so a session has an absolute end.
+ * `sid`: the session (an id made at login), kept across refreshes and warehouse switches, so that
+ * logging out ends every token of the chain. `ms`: when this token was issued, in milliseconds
+ * (finer than `iat`), so that "every session before now ends" spares a token issued just after.
+ */
+interface TokenClaims { sub: string; uid: string; wh: string; lang: Locale; jti: string; sid?: string; ms?: number; exp: number; iat: number; at: number; aud: string; iss: string }
 
 export interface AccountRow {
   id: number;
@@ -73,12 +78,14 @@ export const accountColumns = (alias?: string): string =>
 export const ACCOUNT_COLUMNS = accountColumns();
 
 export interface TokenService {
-  /** `authTime`: when the user logged in (seconds); omitted for a new login */
-  issue(account: AccountRow, warehouse: string, lang: Locale, authTime?: number): { token: string; expiresIn: number; jti: string };
+  /** `session`: the session the token continues (refresh, warehouse switch, password change); omitted for a new login */
+  issue(account: AccountRow, warehouse: string, lang: Locale, session?: { authTime: number; sessionId: string }): { token: string; expiresIn: number; jti: string };
+  /** ends a whole session: every token of its refresh chain */
+  endSession(p: { tokenId: string; sessionId: string; tokenExp: number; authTime: number }): Promise<void>;
   revoke(jti: string, exp: number): Promise<void>;
   isRevoked(jti: string): Promise<boolean>;
   /** what every authenticated request needs, in one statement: is the token revoked, the account, the warehouse */
-  session(jti: string, accountId: number, warehouse: string): Promise<{ revoked: boolean; account: AccountRow | undefined; warehouse: WarehouseRow | undefined }>;
+  session(jti: string, sessionId: string, accountId: number, warehouse: string): Promise<{ revoked: boolean; account: AccountRow | undefined; warehouse: WarehouseRow | undefined }>;
   account(id: number): Promise<AccountRow | undefined>;
   accountByUserId(userId: string): Promise<AccountRow | undefined>;
   warehouse(code: string): Promise<WarehouseRow | undefined>;
@@ -96,26 +103,33 @@ export default fp(
 
     const ttl = metadata.app.token.expiresInSeconds;
     const tokens: TokenService = {
-      issue(account, warehouse, lang, authTime) {
+      issue(account, warehouse, lang, session) {
         const jti = randomUUID();
-        const at = authTime ?? Math.floor(Date.now() / 1000);
+        const at = session?.authTime ?? Math.floor(Date.now() / 1000);
+        // a session id of its own (not the first token's jti): revoking one token of the chain (a warehouse switch) leaves the session alone
+        const sid = session?.sessionId ?? randomUUID();
         // never beyond the absolute end of the session
         const left = at + metadata.app.token.maxSessionSeconds - Math.floor(Date.now() / 1000);
-        const token = app.jwt.sign({ sub: String(account.id), uid: account.userId, wh: warehouse, lang, jti, at }, { expiresIn: Math.max(1, Math.min(ttl, left)) });
+        const token = app.jwt.sign({ sub: String(account.id), uid: account.userId, wh: warehouse, lang, jti, sid, ms: Date.now(), at }, { expiresIn: Math.max(1, Math.min(ttl, left)) });
         return { token, expiresIn: ttl, jti };
+      },
+      async endSession(p) {
+        // the session id stays revoked until the session could have lasted at the most
+        await tokens.revoke(p.sessionId, p.authTime + metadata.app.token.maxSessionSeconds);
+        if (p.tokenId !== p.sessionId) await tokens.revoke(p.tokenId, p.tokenExp);
       },
       revoke: async (jti, exp) => void (await db.run(`INSERT INTO _revoked_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING`, [jti, exp])),
       isRevoked: async (jti) => !!(await db.get(`SELECT 1 AS x FROM _revoked_tokens WHERE jti = ?`, [jti])),
-      async session(jti, accountId, warehouse) {
+      async session(jti, sessionId, accountId, warehouse) {
         // one round trip per request (on PostgreSQL one pooled connection, not three)
         const row = await db.get<AccountRow & { revoked: number | boolean | null; whCode: string | null; whNameZh: string; whNameEn: string; whClaim: number | boolean }>(
           `SELECT ${accountColumns('a')},
-            (SELECT 1 FROM _revoked_tokens r WHERE r.jti = ?) AS revoked,
+            (SELECT 1 FROM _revoked_tokens r WHERE r.jti IN (?, ?) LIMIT 1) AS revoked,
             w.code AS "whCode", w.name_zh AS "whNameZh", w.name_en AS "whNameEn", w.is_claim_warehouse AS "whClaim"
            FROM account a LEFT JOIN warehouse w ON w.code = ? WHERE a.id = ?`,
-          [jti, warehouse, accountId],
+          [jti, sessionId, warehouse, accountId],
         );
-        if (!row) return { revoked: !!(await tokens.isRevoked(jti)), account: undefined, warehouse: undefined };
+        if (!row) return { revoked: true, account: undefined, warehouse: undefined };
         const { revoked, whCode, whNameZh, whNameEn, whClaim, ...account } = row;
         return { revoked: !!revoked, account, warehouse: whCode ? { code: whCode, nameZh: whNameZh, nameEn: whNameEn, isClaimWarehouse: whClaim } : undefined };
       },
@@ -141,10 +155,12 @@ export default fp(
       } catch {
         throw unauthorized('error.sessionExpired');
       }
-      const { revoked, account, warehouse: wh } = await tokens.session(claims.jti, Number(claims.sub), String(claims.wh));
+      // tokens made before sessions had ids are their own session
+      const sessionId = claims.sid ?? claims.jti;
+      const { revoked, account, warehouse: wh } = await tokens.session(claims.jti, sessionId, Number(claims.sub), String(claims.wh));
       if (revoked) throw unauthorized('error.sessionExpired');
       if (!account || account.userId !== claims.uid) throw unauthorized('error.sessionExpired');
-      if (account.sessionsValidFrom && claims.iat * 1000 < Date.parse(account.sessionsValidFrom)) throw unauthorized('error.sessionExpired');
+      if (account.sessionsValidFrom && (claims.ms ?? claims.iat * 1000) < Date.parse(account.sessionsValidFrom)) throw unauthorized('error.sessionExpired');
       if (account.status === '601') throw unauthorized('error.userLocked');
       if (account.status === '603') throw unauthorized('error.noRight');
       if (!wh) throw unauthorized('error.sessionExpired');
@@ -156,7 +172,7 @@ export default fp(
       const now = Math.floor(Date.now() / 1000);
       const sessionLeft = (claims.at ?? claims.iat) + metadata.app.token.maxSessionSeconds - now;
       if (claims.exp - now < metadata.app.token.refreshBeforeSeconds && sessionLeft > claims.exp - now) {
-        const fresh = tokens.issue(account, claims.wh, lang, claims.at ?? claims.iat);
+        const fresh = tokens.issue(account, claims.wh, lang, { authTime: claims.at ?? claims.iat, sessionId });
         reply.header(REFRESH_HEADER, fresh.token);
       }
       return {
@@ -176,6 +192,7 @@ export default fp(
         accountStatus: account.status,
         locale: req.locale,
         tokenId: claims.jti,
+        sessionId,
         tokenExp: claims.exp,
         authTime: claims.at ?? claims.iat,
       };

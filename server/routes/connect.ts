@@ -15,7 +15,7 @@ import { fieldSchema, ruleFragment } from '../../codegen/runtime/field-schema.ts
 import { AppError, validationFailed, conflict } from '../engine/errors.ts';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import type { Db } from '../db/types.ts';
-import type { AccountRow } from '../plugins/auth.ts';
+import { REFRESH_HEADER, type AccountRow } from '../plugins/auth.ts';
 
 const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
 const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
@@ -118,7 +118,8 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
 
   app.post('/connect/logout', { preHandler: app.authenticate({ allowMustChange: true }) }, async (req) => {
     const p = req.principal!;
-    await app.tokens.revoke(p.tokenId, p.tokenExp);
+    // the whole session ends: the tokens refreshed from this one, and the one it was refreshed from
+    await app.tokens.endSession(p);
     req.log.info({ event: 'logout', userId: p.userId }, 'logout');
     return { status: 200 };
   });
@@ -131,7 +132,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     const wh = await app.tokens.warehouse((req.body as { warehouse: string }).warehouse);
     if (!wh) throw new AppError(400, 'error.wrongWarehouse');
     const acc = (await app.tokens.account(p.accountId))!;
-    const t = app.tokens.issue(acc, wh.code, p.locale, p.authTime);
+    const t = app.tokens.issue(acc, wh.code, p.locale, { authTime: p.authTime, sessionId: p.sessionId });
     await app.tokens.revoke(p.tokenId, p.tokenExp);
     return { status: 200, access_token: t.token, token_type: 'Bearer', expires_in: t.expiresIn, account_status: Number(acc.status) };
   });
@@ -196,7 +197,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
         },
       },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     const p = req.principal!;
     const b = req.body as Record<string, string | null | undefined>;
     const acc = (await app.tokens.account(p.accountId)) as AccountRow;
@@ -237,8 +238,9 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
       }
       if (newHash) {
         if (acc.passwordHash) await tx.run(`INSERT INTO _password_history (account_id, hash, changed_at) VALUES (?, ?, ?)`, [acc.id, acc.passwordHash, acc.passwordChangedAt ?? now]);
-        sets.push('password_hash = ?', 'password_changed_at = ?');
-        params.push(newHash, now);
+        // a new password ends every other session of the account (this one gets a fresh token below)
+        sets.push('password_hash = ?', 'password_changed_at = ?', 'sessions_valid_from = ?');
+        params.push(newHash, now, now);
         if (acc.status === STATUS.mustChangePassword) sets.push(`status = '${STATUS.normal}'`);
       }
       if (!sets.length) return;
@@ -250,6 +252,12 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
       await tx.run(`INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, ?, ?, 'accounts', ?, 'profile', ?)`, [now, p.userId, p.warehouse, acc.id, JSON.stringify(changes)]);
     });
     const fresh = (await app.tokens.account(acc.id))!;
+    if (newHash) {
+      // this session goes on: its token was issued before the change, so it gets a new one,
+      // which the client adopts from the header as it adopts any refreshed token
+      const t = app.tokens.issue(fresh, p.warehouse, p.locale, { authTime: p.authTime, sessionId: p.sessionId });
+      reply.header(REFRESH_HEADER, t.token);
+    }
     return { status: 200, message: translate(req.locale, 'message.saveSuccess'), data: { accountStatus: Number(fresh.status) } };
   });
 }

@@ -50,6 +50,7 @@ export function principalOf(profile: Profile, opts: { supplierCode?: string; war
     accountStatus: '0',
     locale: 'en-US',
     tokenId: 'bench',
+    sessionId: 'bench',
     tokenExp: Number.MAX_SAFE_INTEGER,
     authTime: Math.floor(Date.now() / 1000),
   };

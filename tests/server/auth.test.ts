@@ -168,6 +168,44 @@ describe('tokens', () => {
     expect((await info(good)).headers['x-refreshed-token']).toBeUndefined();
   });
 
+  it('logout ends the whole session: the token it was refreshed from stops working too', async () => {
+    const good = await login(t.app, 'sup01');
+    const claims = JSON.parse(Buffer.from(good.split('.')[1], 'base64url').toString());
+    // the same session's token, close to its end: the server refreshes it
+    const data = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ ...claims, exp: Math.floor(Date.now() / 1000) + 60 })}`;
+    const soon = `${data}.${createHmac('sha256', 'test-secret-0123456789-0123456789-0123456789').update(data).digest('base64url')}`;
+    const fresh = (await info(soon)).headers['x-refreshed-token'] as string;
+    expect(fresh).toBeTruthy();
+    expect((await info(good)).statusCode).toBe(200);
+    // logging out with the newest token ends the older ones of the chain as well
+    expect((await t.app.inject({ method: 'POST', url: '/connect/logout', headers: bearer(fresh) })).statusCode).toBe(200);
+    for (const tok of [fresh, soon, good]) expect((await info(tok)).statusCode).toBe(401);
+    // another session of the same user is not touched
+    const other = await login(t.app, 'sup01');
+    expect((await info(other)).statusCode).toBe(200);
+  });
+
+  it('a password change ends every other session of the account; the changing one goes on', async () => {
+    const d = await build();
+    try {
+      const mine = await login(d.app, 'staff01');
+      const elsewhere = await login(d.app, 'staff01', 'PDC02');
+      const r = await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(mine), payload: { oldPassword: 'demo2026A', newPassword: 'Changed2026x', confirmPassword: 'Changed2026x' } });
+      expect(r.statusCode, r.body).toBe(200);
+      const fresh = r.headers['x-refreshed-token'] as string;
+      const ask = (tok: string) => d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/info', headers: bearer(tok) });
+      expect((await ask(elsewhere)).statusCode).toBe(401);
+      expect((await ask(mine)).statusCode).toBe(401);
+      expect((await ask(fresh)).statusCode).toBe(200);
+      // a profile change without a new password ends nothing
+      const again = await login(d.app, 'staff01', 'PDC01', 'Changed2026x');
+      expect((await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(fresh), payload: { email: 'staff@example.com' } })).statusCode).toBe(200);
+      expect((await ask(again)).statusCode).toBe(200);
+    } finally {
+      await d.close();
+    }
+  });
+
   it('switching warehouse gives a token for the other PDC and revokes the old one', async () => {
     const token = await login(t.app, 'sup01', 'PDC01');
     const r = await t.app.inject({ method: 'POST', url: '/connect/warehouse', headers: bearer(token), payload: { warehouse: 'PDC02' } });
@@ -215,15 +253,24 @@ describe('passwords', () => {
     const ok = await update({ oldPassword: 'init2026A', newPassword: 'NewPass2026', confirmPassword: 'NewPass2026' });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data.accountStatus).toBe(0);
-    expect((await t.app.inject({ method: 'GET', url: '/api/orders', headers: bearer(token) })).statusCode).toBe(200);
+    // this session goes on with the token the answer carries; the token from before the change is over
+    const fresh = ok.headers['x-refreshed-token'] as string;
+    expect(fresh).toBeTruthy();
+    expect((await t.app.inject({ method: 'GET', url: '/api/orders', headers: bearer(fresh) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/orders', headers: bearer(token) })).statusCode).toBe(401);
     expect((await tokenResponse(t.app, 'newuser', 'NewPass2026')).json().account_status).toBe(0);
   });
 
   it('the last 5 passwords cannot be reused', async () => {
     const d = await build();
     try {
-      const token = await login(d.app, 'staff01');
-      const change = (from: string, to: string) => d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(token), payload: { oldPassword: from, newPassword: to, confirmPassword: to } });
+      let token = await login(d.app, 'staff01');
+      const change = async (from: string, to: string) => {
+        const r = await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(token), payload: { oldPassword: from, newPassword: to, confirmPassword: to } });
+        // as the client does: a refreshed token replaces the stored one
+        token = (r.headers['x-refreshed-token'] as string | undefined) ?? token;
+        return r;
+      };
       const seq = ['demo2026A', 'Pass2026a1', 'Pass2026a2', 'Pass2026a3', 'Pass2026a4', 'Pass2026a5'];
       for (let i = 1; i < seq.length; i++) expect((await change(seq[i - 1], seq[i])).statusCode).toBe(200);
       // current + 4 before it are refused; the 6th-newest (the demo password) is allowed again

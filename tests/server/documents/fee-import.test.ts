@@ -166,7 +166,7 @@ describe('consultingFeeItem.import action', () => {
     staff = {
       accountId: row.id, userId: 'staff01', name: '刘强', profile: 'internal', accountType: '0', role: 'user', admin: false, supplierCode: null,
       departmentId: 'PD01', departmentName: '采购部', warehouse: 'PDC01', warehouseName: '上海配件中心', isClaimWarehouse: true,
-      accountStatus: '0', locale: 'zh-CN', tokenId: 'test', tokenExp: Math.floor(Date.now() / 1000) + 3600, authTime: 0,
+      accountStatus: '0', locale: 'zh-CN', tokenId: 'test', sessionId: 'test', tokenExp: Math.floor(Date.now() / 1000) + 3600, authTime: 0,
     };
   });
   afterAll(async () => t?.close());
