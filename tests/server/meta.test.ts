@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { metadata } from '../../server/generated/index.ts';
-import { build, type TestApp } from './helpers.ts';
+import { bearer, build, login, type TestApp } from './helpers.ts';
+import { seedDatabase } from '../../server/seed/index.ts';
+import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,11 +17,31 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('GET /api/meta', () => {
-  it('answers code tables with both labels, screens, entities, rules and buttons', async () => {
-    const r = await t.app.inject({ method: 'GET', url: '/api/meta' });
+  let supplier: string;
+  let staff: string;
+  const meta = (token?: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: '/api/meta', headers: { ...(token ? bearer(token) : {}), ...headers } });
+  beforeAll(async () => {
+    await seedDatabase(t.app.db, metadata, { hashParams: TEST_PARAMS });
+    supplier = await login(t.app, 'sup01');
+    staff = await login(t.app, 'staff01');
+  });
+
+  it('tells an anonymous caller only what the login screen needs: no tables, matrix, password policy, lockout or token lifetimes', async () => {
+    const r = await meta();
     expect(r.statusCode).toBe(200);
     const m = r.json();
     expect(m.hash).toBe(metadata.hash);
+    expect(m.app.defaultLocale).toBe('zh-CN');
+    expect(Object.keys(m).sort()).toEqual(['app', 'hash']);
+    for (const secret of ['password', 'lockout', 'token', 'upload', 'constants']) expect(m.app[secret], secret).toBeUndefined();
+    expect(r.body.length).toBeLessThan(2000);
+    expect(r.body).not.toMatch(/password_hash|passwordHash|maxFailures|expiresInSeconds|supplierScoped/);
+  });
+
+  it('after login answers code tables with both labels, screens, entities, rules and buttons', async () => {
+    const r = await meta(supplier);
+    expect(r.statusCode).toBe(200);
+    const m = r.json();
     expect(m.codeTables.claimStatus.values[1]).toEqual({ code: '1', key: 'unaudited', label: expect.objectContaining({ 'zh-CN': expect.any(String), 'en-US': expect.any(String) }) });
     expect(m.screens.map((s: { path: string }) => s.path)).toContain('/orderConfirm/list');
     expect(Object.keys(m.entities)).toHaveLength(Object.keys(metadata.entities).length);
@@ -27,17 +49,36 @@ describe('GET /api/meta', () => {
     expect(m.access.buttons.search.labelKey).toBe('button.search');
   });
 
+  it('carries only the caller\'s own part of the permission matrix', async () => {
+    const sup = (await meta(supplier)).json();
+    const stf = (await meta(staff)).json();
+    expect(Object.keys(sup.access.profiles)).toEqual(['supplier']);
+    expect(Object.keys(stf.access.profiles)).toEqual(['internal']);
+    for (const m of [sup, stf]) {
+      const profile = Object.keys(m.access.profiles)[0];
+      for (const e of Object.values(m.entities) as { access: Record<string, object>; actions: Record<string, { allow: object }> }[]) {
+        for (const g of Object.values(e.access)) for (const p of Object.keys(g)) expect(p).toBe(profile);
+        for (const a of Object.values(e.actions)) for (const p of Object.keys(a.allow)) expect(p).toBe(profile);
+      }
+    }
+    // the adjustment audit is internal staff's: the supplier does not even learn who may do it
+    expect(sup.entities.stockAdjustment.actions.adjust.allow).toEqual({});
+    expect(Object.keys(stf.entities.stockAdjustment.actions.adjust.allow)).toEqual(['internal']);
+  });
+
   it('never carries private fields', async () => {
-    const m = (await t.app.inject({ method: 'GET', url: '/api/meta' })).json();
+    const m = (await meta(staff)).json();
     expect(m.entities.account.fields.passwordHash).toBeUndefined();
     expect(m.entities.account.fieldOrder).not.toContain('passwordHash');
     expect(m.entities.noticeAttachment.fields.storageName).toBeUndefined();
   });
 
-  it('answers 304 to a client that has it', async () => {
-    const first = await t.app.inject({ method: 'GET', url: '/api/meta' });
-    const again = await t.app.inject({ method: 'GET', url: '/api/meta', headers: { 'if-none-match': String(first.headers.etag) } });
+  it('answers 304 to a client that has it, per caller', async () => {
+    const first = await meta(supplier);
+    const again = await meta(supplier, { 'if-none-match': String(first.headers.etag) });
     expect(again.statusCode).toBe(304);
+    expect((await meta(staff, { 'if-none-match': String(first.headers.etag) })).statusCode).toBe(200);
+    expect((await meta(undefined, { 'if-none-match': String(first.headers.etag) })).statusCode).toBe(200);
   });
 });
 
