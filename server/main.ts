@@ -83,7 +83,9 @@ if (cluster.isWorker) {
       if (stopping) return;
       log(`worker ${worker.process.pid} ended (${signal ?? code}); starting another`);
       // a worker that dies at once (bad configuration, port taken) is not restarted in a tight loop
-      setTimeout(start, 1000);
+      setTimeout(() => {
+        if (!stopping) start();
+      }, 1000);
     });
     const stop = () => {
       stopping = true;

@@ -92,10 +92,7 @@ function systemTables(autoId: string, bigint: string): string[] {
     `CREATE INDEX IF NOT EXISTS ix_password_history_account ON _password_history (account_id, changed_at)`,
     `CREATE TABLE IF NOT EXISTS _number_series (name TEXT PRIMARY KEY, next_value ${bigint} NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS _settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-    // login attempts per account (success or not), for the per-account rate limit; shared by all server processes
-    `CREATE TABLE IF NOT EXISTS _login_attempts (user_id TEXT NOT NULL, at ${bigint} NOT NULL)`,
-    `CREATE INDEX IF NOT EXISTS ix_login_attempts ON _login_attempts (user_id, at)`,
-    // fixed-window counters of the rate limits (per address, per user), shared by all server processes
+    // fixed-window counters of the rate limits (per address, per user, login attempts per account), shared by all server processes
     `CREATE TABLE IF NOT EXISTS _rate_counters (key TEXT PRIMARY KEY, window_start ${bigint} NOT NULL, hits ${bigint} NOT NULL)`,
     // uploaded files when they live in the database (PostgreSQL: reachable from every process and machine)
     `CREATE TABLE IF NOT EXISTS _files (name TEXT PRIMARY KEY, data ${bigint === 'BIGINT' ? 'BYTEA' : 'BLOB'} NOT NULL, size ${bigint} NOT NULL, created_at TEXT NOT NULL)`,

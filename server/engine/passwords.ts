@@ -30,13 +30,16 @@ function parse(hash: string): { params: ScryptParams; salt: Buffer; key: Buffer 
   return { params: { N: Number(m[1]), r: Number(m[2]), p: Number(m[3]) }, salt: Buffer.from(m[4], 'base64'), key: Buffer.from(m[5], 'base64') };
 }
 
-/** A hash to verify against when the user does not exist, so timing does not tell. */
-let dummyHash: string | null = null;
+/**
+ * A hash to verify against when the user does not exist, so timing does not tell. The promise is
+ * kept (not its result), so concurrent first calls share one production-cost hash.
+ */
+let dummyHash: Promise<string> | null = null;
 
 export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
   if (!hash) {
-    dummyHash ??= await hashPassword('dummy-password-0', PRODUCTION_PARAMS);
-    await verifyPassword(password, dummyHash);
+    dummyHash ??= hashPassword('dummy-password-0', PRODUCTION_PARAMS);
+    await verifyPassword(password, await dummyHash);
     return false;
   }
   const parsed = parse(hash);

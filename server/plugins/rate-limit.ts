@@ -33,6 +33,15 @@ const INCR = `INSERT INTO _rate_counters (key, window_start, hits) VALUES (?, ?,
     window_start = CASE WHEN _rate_counters.window_start + ? <= ? THEN ? ELSE _rate_counters.window_start END
   RETURNING hits, window_start AS "windowStart"`;
 
+/**
+ * Counts one hit of `key` in its fixed window of `windowMs` and answers the hits so far, in one
+ * atomic statement: concurrent hits from several processes each count.
+ */
+export async function countHit(db: Db, key: string, windowMs: number, now = Date.now()): Promise<{ hits: number; windowStart: number }> {
+  const row = await db.counterGet<{ hits: number; windowStart: number }>(INCR, [key, now, windowMs, now, windowMs, now, now]);
+  return { hits: Number(row!.hits), windowStart: Number(row!.windowStart) };
+}
+
 /** A @fastify/rate-limit store over the database; `prefix` keeps the routes' counters apart. */
 export function databaseStore(db: Db) {
   let purgedAt = 0;
@@ -45,13 +54,13 @@ export function databaseStore(db: Db) {
     incr(key: string, cb: (err: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
       const now = Date.now();
       const k = `${this.prefix}|${key}`;
-      db.counterGet<{ hits: number; windowStart: number }>(INCR, [k, now, timeWindow, now, timeWindow, now, now])
+      countHit(db, k, timeWindow, now)
         .then(async (row) => {
           if (now - purgedAt > KEEP_MS) {
             purgedAt = now;
             await db.run(`DELETE FROM _rate_counters WHERE window_start < ?`, [now - KEEP_MS]);
           }
-          cb(null, { current: Number(row!.hits), ttl: Math.max(0, Number(row!.windowStart) + timeWindow - now) });
+          cb(null, { current: row.hits, ttl: Math.max(0, row.windowStart + timeWindow - now) });
         })
         .catch((err: Error) => cb(err));
     }

@@ -16,6 +16,7 @@ import { AppError, validationFailed, conflict } from '../engine/errors.ts';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import type { Db } from '../db/types.ts';
 import { REFRESH_HEADER, type AccountRow } from '../plugins/auth.ts';
+import { countHit } from '../plugins/rate-limit.ts';
 
 const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
 const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
@@ -45,14 +46,12 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   // processes each add one, none is lost (the row is locked by the UPDATE itself)
   const FAIL_LOGIN = `UPDATE account SET failed_logins = failed_logins + 1, status = CASE WHEN failed_logins + 1 >= ? AND status IN (${[...MAY_LOG_IN].map(() => '?').join(',')}) THEN ? ELSE status END WHERE id = ? RETURNING status`;
   const perAccount = opts.accountAttemptsPerMinute ?? 10;
-  /** Counts this attempt; true when the account has made too many in the last minute (shared by every process). */
-  const tooManyAttempts = async (userId: string): Promise<boolean> => {
-    const now = Date.now();
-    await db.run(`DELETE FROM _login_attempts WHERE at < ?`, [now - 60_000]);
-    const n = Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM _login_attempts WHERE user_id = ? AND at > ?`, [userId, now - 60_000]))!.n);
-    await db.run(`INSERT INTO _login_attempts (user_id, at) VALUES (?, ?)`, [userId, now]);
-    return n >= perAccount;
-  };
+  /**
+   * Counts this attempt; true when the account has made too many this minute. One atomic counter
+   * in the database (a fixed one-minute window), so parallel attempts through several processes
+   * each count and none slips past the limit.
+   */
+  const tooManyAttempts = async (userId: string): Promise<boolean> => (await countHit(db, `login-account|${userId}`, 60_000)).hits > perAccount;
 
   app.post('/connect/token', {
     // per address: the limit registered in app.ts (20 a minute by default)
@@ -94,10 +93,20 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     if (!MAY_LOG_IN.has(acc.status)) return tokenError(req, reply, 400, 'error.noRight');
     const wh = await app.tokens.warehouse(b.warehouse);
     if (!wh) return tokenError(req, reply, 400, 'error.wrongWarehouse');
-    await db.run(`UPDATE account SET failed_logins = 0, last_login_at = ? WHERE id = ?`, [new Date().toISOString(), acc.id]);
+    // the account was read before the slow password check, and failures counted meanwhile (here or
+    // in another process) may have locked it: the reset happens only while it may still log in,
+    // otherwise the right password would undo a lockout that parallel guesses caused
+    const current = await db.get<{ status: string }>(
+      `UPDATE account SET failed_logins = 0, last_login_at = ? WHERE id = ? AND status IN (${[...MAY_LOG_IN].map(() => '?').join(',')}) RETURNING status`,
+      [new Date().toISOString(), acc.id, ...MAY_LOG_IN],
+    );
+    if (!current) {
+      const now = await app.tokens.account(acc.id);
+      return tokenError(req, reply, 400, now?.status === STATUS.locked ? 'error.userLocked' : 'error.noRight');
+    }
     if (acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(password, hashParams), acc.id]);
     // expiry: an expired password turns the login into 602 (must change); a near one is announced
-    let status = acc.status;
+    let status = current.status;
     let notice: { code: string; message: string; days?: number } | undefined;
     const changed = acc.passwordChangedAt ? Date.parse(acc.passwordChangedAt) : NaN;
     const left = Number.isNaN(changed) ? 0 : metadata.app.password.expiryDays - days(Date.now() - changed);
@@ -109,7 +118,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     } else if (left <= metadata.app.password.expiryWarnDays) {
       notice = { code: 'error.passwordExpiresSoon', message: translate(lang, 'error.passwordExpiresSoon', { days: left }), days: left };
     }
-    if (status !== acc.status) await db.run(`UPDATE account SET status = ? WHERE id = ?`, [status, acc.id]);
+    if (status !== current.status) await db.run(`UPDATE account SET status = ? WHERE id = ?`, [status, acc.id]);
     const t = app.tokens.issue(acc, wh.code, lang);
     req.log.info({ event: 'login', outcome: 'ok', userId: acc.userId, warehouse: wh.code, accountStatus: status }, 'login');
     reply.header('cache-control', 'no-store');
