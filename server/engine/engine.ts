@@ -14,7 +14,7 @@ import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, 
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
 import { fieldOf, selectList, toRecord } from './records.ts';
-import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, UploadedFile } from './handler-types.ts';
+import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, PrepareContext, UploadedFile } from './handler-types.ts';
 
 type Rec = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -617,6 +617,9 @@ export class Engine {
     const now = new Date().toISOString();
     let outcome: ActionOutcome<Rec> | undefined;
     let result: unknown;
+    // database-free work (parsing an upload) before the transaction: never under the write lock
+    const handler = this.handlers[`${e.name}.${a.name}`] as { prepare?: (ctx: PrepareContext<Rec>) => unknown } | undefined;
+    if ((a.collection || a.handler) && handler?.prepare) await handler.prepare({ meta: this.meta, principal: p, entity: e, action: a, input, ...(file ? { file } : {}) });
     await this.tx(async (q) => {
       const svc = this.services(q, p, now);
       outcome = undefined;

@@ -60,4 +60,19 @@ export interface ActionOutcome<R> {
 }
 
 export type ActionHandler<R, I> = (ctx: ActionContext<R, I>) => Promise<R[] | ActionOutcome<R>>;
-export type CollectionHandler<I> = (ctx: CollectionContext<I>) => Promise<unknown>;
+/** What a handler's database-free first step gets (see CollectionHandler.prepare). */
+export interface PrepareContext<I> {
+  readonly meta: CompiledMetadata;
+  readonly principal: Principal;
+  readonly entity: CompiledEntity;
+  readonly action: CompiledAction;
+  readonly input: I;
+  readonly file?: UploadedFile;
+}
+
+/**
+ * A collection action's handler. `prepare`, when present, is run by the engine BEFORE it opens the
+ * transaction: database-free work such as reading and validating an uploaded workbook, so that it
+ * never holds the write lock and runs once even when PostgreSQL runs the transaction again.
+ */
+export type CollectionHandler<I> = ((ctx: CollectionContext<I>) => Promise<unknown>) & { prepare?(ctx: PrepareContext<I>): void | Promise<void> };

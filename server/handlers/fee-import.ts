@@ -1,9 +1,15 @@
 /**
  * consultingFeeItem.import: internal staff upload an .xlsx of fee items. The file is read
- * synchronously inside the action's transaction (server/documents/xlsx.ts), every row is validated
- * with the generated create schema (the API's own validator), and either every row is inserted as
- * "to be confirmed" or none is: any bad row fails the whole import with the errors of every row,
- * as field errors keyed `row<excel row>.<field>` (header problems are row 1, the header row).
+ * (server/documents/xlsx.ts, within FEE_IMPORT_LIMITS), every row is validated with the generated
+ * create schema (the API's own validator), and either every row is inserted as "to be confirmed"
+ * or none is: any bad row fails the whole import with the errors of every row, as field errors
+ * keyed `row<excel row>.<field>` (header problems are row 1, the header row).
+ *
+ * Reading and validating touch no database and come first: `importFeeItems.prepare` does them
+ * for an engine that calls it before opening the action's transaction (so that the write lock is
+ * never held while a workbook is parsed); the handler itself uses what prepare produced for the
+ * same upload, or parses then, before its first statement. A workbook that breaks a limit is
+ * refused with 413 and the limit in the error's args ({ limit, max }).
  */
 import type { CompiledMetadata, Locale } from '../../codegen/runtime/model.ts';
 import { SchemaValidator } from '../../codegen/runtime/validation.ts';
@@ -14,13 +20,25 @@ import { messages, schemas } from '../generated/index.ts';
 import type { ConsultingFeeItemImportInput } from '../generated/types.ts';
 import { ConsultingFeeItemState } from '../generated/types.ts';
 import { entityTemplate, parseEntitySheet, uniqueErrors, type ParsedSheet, type RowError } from '../documents/entity-sheet.ts';
-import { readFirstSheet, XLSX_CONTENT_TYPE, XlsxError, type CellValue } from '../documents/xlsx.ts';
+import { readFirstSheet, UPLOAD_LIMITS, XLSX_CONTENT_TYPE, XlsxError, type CellValue, type XlsxLimit, type XlsxLimits } from '../documents/xlsx.ts';
 
 const ENTITY = 'consultingFeeItem';
 /** Rows per import: keeps the one transaction (and its audit trail) short. */
 export const MAX_IMPORT_ROWS = 5000;
 /** Field errors sent back at most: enough to fix a file, not a megabyte of JSON. */
 const MAX_REPORTED_ERRORS = 200;
+/**
+ * What a fee-item workbook may hold (server/documents/xlsx.ts UPLOAD_LIMITS, with the rows of one
+ * import: MAX_IMPORT_ROWS data rows + the header). A workbook past any of them is refused while
+ * it is read, before its rows are built.
+ */
+export const FEE_IMPORT_LIMITS: Readonly<XlsxLimits> = Object.freeze({
+  ...UPLOAD_LIMITS,
+  rows: MAX_IMPORT_ROWS + 1,
+  cells: (MAX_IMPORT_ROWS + 1) * UPLOAD_LIMITS.columns,
+});
+/** Limits on bytes: 413 error.fileTooLarge; the others (counts, lengths, nesting) 413 error.payloadTooLarge. */
+const BYTE_LIMITS = new Set<XlsxLimit>(['sheetBytes', 'sharedStringsBytes', 'partBytes', 'totalBytes']);
 
 // ajv compiles a schema once per validator instance: keep one per metadata model
 const validators = new WeakMap<CompiledMetadata, SchemaValidator>();
@@ -55,13 +73,36 @@ function checkFile(meta: CompiledMetadata, file: UploadedFile | undefined): Uplo
 export function parseFeeItemWorkbook(meta: CompiledMetadata, data: Uint8Array): ParsedSheet {
   let sheet;
   try {
-    sheet = readFirstSheet(data);
+    sheet = readFirstSheet(data, FEE_IMPORT_LIMITS);
   } catch (err) {
-    if (err instanceof XlsxError) throw new AppError(err.problem === 'tooLarge' ? 413 : 400, err.problem === 'tooLarge' ? 'error.fileTooLarge' : 'error.fileType');
+    if (err instanceof XlsxError) throw workbookRefused(err);
     throw err;
   }
-  if (sheet.rows.length - 1 > MAX_IMPORT_ROWS) throw new AppError(413, 'error.payloadTooLarge');
+  if (sheet.rows.length - 1 > MAX_IMPORT_ROWS) throw new AppError(413, 'error.payloadTooLarge', { limit: 'rows', max: MAX_IMPORT_ROWS });
   return parseEntitySheet(sheet, sheetContext(meta));
+}
+
+/** The client's answer to a workbook the reader refused: 413 naming the limit it breaks, else 400 error.fileType. */
+function workbookRefused(err: XlsxError): AppError {
+  if (err.problem !== 'tooLarge' || !err.limit) return new AppError(400, 'error.fileType');
+  // the row limit counts the header; the user counts data rows
+  const args = err.limit === 'rows' ? { limit: 'rows', max: MAX_IMPORT_ROWS } : { limit: err.limit, max: err.max ?? 0 };
+  return new AppError(413, BYTE_LIMITS.has(err.limit) ? 'error.fileTooLarge' : 'error.payloadTooLarge', args);
+}
+
+/**
+ * The checked file and its parsed rows, per upload: computed once (prepare, before the
+ * transaction; or the handler's first run), reused when the transaction runs the handler again
+ * (PostgreSQL retries a transaction that lost a serialization race).
+ */
+const prepared = new WeakMap<UploadedFile, ParsedSheet>();
+function prepareImport(meta: CompiledMetadata, file: UploadedFile | undefined): ParsedSheet {
+  const cached = file && prepared.get(file);
+  if (cached) return cached;
+  const checked = checkFile(meta, file);
+  const parsed = parseFeeItemWorkbook(meta, checked.data);
+  prepared.set(checked, parsed);
+  return parsed;
 }
 
 /** The failure a client sees: code error.importFailed, the rows in the message, every error as a field error. */
@@ -76,9 +117,9 @@ export function importFailed(errors: RowError[]): AppError {
   return new AppError(400, 'error.importFailed', { count: rows.length, rows: shown }, fieldErrors);
 }
 
-export const importFeeItems: CollectionHandler<ConsultingFeeItemImportInput> = async (ctx) => {
-  const file = checkFile(ctx.meta, ctx.file);
-  const parsed = parseFeeItemWorkbook(ctx.meta, file.data);
+const importHandler: CollectionHandler<ConsultingFeeItemImportInput> = async (ctx) => {
+  // no statement before this: the workbook is read and validated before any database work
+  const parsed = prepareImport(ctx.meta, ctx.file);
   if (!parsed.rows.length && !parsed.errors.length) ctx.fail(400, 'error.noData');
   const errors = [...parsed.errors, ...(await uniqueErrors(ctx.db, ctx.meta.entities[ENTITY], parsed.rows))];
   if (errors.length) throw importFailed(errors.sort((a, b) => a.row - b.row));
@@ -87,6 +128,19 @@ export const importFeeItems: CollectionHandler<ConsultingFeeItemImportInput> = a
   }
   return { imported: parsed.rows.length };
 };
+
+/**
+ * The import handler, and its database-free first step for the engine to run before it opens the
+ * transaction (`prepare`): file checks, reading and validating every row. Thrown AppErrors are
+ * the same the handler would throw; the result is kept for the handler's run on the same upload.
+ */
+export const importFeeItems: CollectionHandler<ConsultingFeeItemImportInput> & {
+  prepare(ctx: { meta: CompiledMetadata; file?: UploadedFile }): void;
+} = Object.assign(importHandler, {
+  prepare(ctx: { meta: CompiledMetadata; file?: UploadedFile }): void {
+    prepareImport(ctx.meta, ctx.file);
+  },
+});
 
 /** The "download template" file: the header row in the caller's language, plus optional rows. */
 export function feeItemTemplate(meta: CompiledMetadata, locale: Locale, rows: Record<string, CellValue>[] = []): FileResult {

@@ -7,7 +7,7 @@ import { zipSync, strToU8 } from 'fflate';
 import type { Principal } from '../../../server/engine/principal.ts';
 import { AppError } from '../../../server/engine/errors.ts';
 import { metadata } from '../../../server/generated/index.ts';
-import { feeItemTemplate, parseFeeItemWorkbook } from '../../../server/handlers/fee-import.ts';
+import { feeItemTemplate, importFeeItems, parseFeeItemWorkbook } from '../../../server/handlers/fee-import.ts';
 import { columnIndex, columnName, excelSerialToDate, readFirstSheet, writeXlsx, XlsxError, type CellValue } from '../../../server/documents/xlsx.ts';
 import { build, type TestApp } from '../helpers.ts';
 
@@ -199,6 +199,27 @@ describe('consultingFeeItem.import action', () => {
     expect(err.code).toBe('error.importFailed');
     expect(Object.keys(err.fieldErrors ?? {}).filter((k) => k.endsWith('.originalPartsCode'))).toEqual(['row2.originalPartsCode', 'row4.originalPartsCode']);
     expect(err.fieldErrors?.['row2.originalPartsCode'].key).toBe('validation.unique');
+  });
+
+  it('prepare: reads and validates the upload before the transaction, and the handler uses that for the same upload', async () => {
+    const before = await count();
+    const file = { fileName: 'fees.xlsx', data: workbook([good({ originalPartsCode: 'PREP-1' })]) };
+    importFeeItems.prepare({ meta: metadata, file });
+    // what the handler would read now is no workbook: it must take what prepare read
+    file.data.fill(0);
+    expect((await t.app.engine.action(staff, FEE, 'import', null, {}, file)).result).toEqual({ imported: 1 });
+    expect(await count()).toBe(before + 1);
+    // a workbook prepare refuses is refused before any transaction, with the handler's own error
+    const bad = { fileName: 'fees.xlsx', data: Buffer.from('PK\u0003\u0004 not a zip') };
+    const err = (() => {
+      try {
+        importFeeItems.prepare({ meta: metadata, file: bad });
+      } catch (e) {
+        return e as AppError;
+      }
+      throw new Error('expected prepare to refuse the file');
+    })();
+    expect([err.statusCode, err.code]).toEqual([400, 'error.fileType']);
   });
 
   it('refuses a missing, empty, non-xlsx or header-only file cleanly', async () => {
