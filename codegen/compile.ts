@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { MetadataError, ptr, type MetadataSources, type SourceFile } from './load.ts';
+import { checkFileSize, checkInputWithinField, checkNumericRange } from './numeric-ranges.ts';
 import {
   LOCALES,
   OPERATIONS,
@@ -312,6 +313,8 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   const compileField = (file: string, base: string[], entity: string, name: string, f: RawField, labelCandidates: string[]): CompiledField => {
     const p = ptr(...base, name);
     if (f.type === 'string' && !f.maxLength) err(file, p, `string field "${name}" needs a maxLength`);
+    // every integer declares its range, every decimal its precision and scale (numeric-ranges.ts)
+    checkNumericRange(file, p, base[0] === 'actions' ? `input "${name}" of action "${base[1]}"` : `field "${name}"`, f, err);
     if (f.autoNumber && f.type !== 'string') err(file, `${p}/autoNumber`, `autoNumber is only for string fields`);
     if (f.autoNumber && f.maxLength && f.autoNumber.prefix.length + 8 + f.autoNumber.digits > f.maxLength) err(file, `${p}/autoNumber`, `prefix + date + ${f.autoNumber.digits} digits do not fit maxLength ${f.maxLength}`);
     if (f.type === 'code') {
@@ -413,6 +416,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       (e.file.overwriteKey ?? []).forEach((k, i) => hasField(k, ptr('file', 'overwriteKey', i), 'file overwrite key'));
       for (const need of ['fileName', 'fileSize', 'storageName'])
         if (!fields[need]) err(file, '/fields', `a file entity needs a "${need}" field`);
+      if (rule) checkFileSize(file, e.fields.fileSize, rule, err);
     }
     const indexes = (e.indexes ?? []).map((ix, i) => {
       ix.fields.forEach((fn, j) => hasField(fn, ptr('indexes', i, 'fields', j), 'index'));
@@ -466,6 +470,8 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       const input: Record<string, CompiledField> = {};
       for (const [inName, inDef] of Object.entries(a.input ?? {})) {
         input[inName] = compileField(file, ['actions', an, 'input'], name, inName, inDef, [`field.${name}.${inName}`, `field.common.${inName}`]);
+        const target = e.fields[inName];
+        if (target) checkInputWithinField(file, ptr('actions', an, 'input', inName), inDef, target, { input: inName, action: an }, err);
       }
       if (to && to.length > 1 && !input.target) {
         input.target = {

@@ -15,6 +15,7 @@ import { migrate, type MigrateReport } from './db/migrate.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
 import { handlers as businessHandlers } from './handlers/index.ts';
 import type { ScryptParams } from './engine/passwords.ts';
+import type { Profile } from '../codegen/runtime/model.ts';
 import errorsPlugin from './plugins/errors.ts';
 import authPlugin from './plugins/auth.ts';
 import fileStorePlugin, { createDatabaseStore, createDirectoryStore } from './plugins/file-store.ts';
@@ -50,6 +51,8 @@ export interface AppOptions {
   adminDir?: string;
   /** most rows one export may hold (default MAX_EXPORT_ROWS of routes/export.ts) */
   exportMaxRows?: number;
+  /** profiles that must use two-step verification (default: metadata app.mfa.requiredFor) */
+  mfaRequiredFor?: Profile[];
 }
 
 declare module 'fastify' {
@@ -117,7 +120,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: 1024 * 1024, files: 1, fields: 20, fieldSize: 2000, parts: 25, headerPairs: 100 } });
   const store = opts.filesDir && db.kind === 'sqlite' ? createDirectoryStore(opts.filesDir) : createDatabaseStore(db);
   await app.register(fileStorePlugin, { store });
-  await app.register(authPlugin, { db, secret: opts.jwtSecret });
+  await app.register(authPlugin, { db, secret: opts.jwtSecret, ...(opts.mfaRequiredFor ? { mfaRequiredFor: opts.mfaRequiredFor } : {}) });
   // per address (login, profile) and per user (writes), counted in the database: shared by every process
   await app.register(rateLimitPlugin, { db, loginPerMinute: opts.loginRateLimit ?? 20, writesPerMinute: opts.writesPerMinute ?? 600 });
 

@@ -17,12 +17,39 @@ export interface EntitySchemas {
   actions: Record<string, JsonSchema>;
 }
 
-const RULE_KEYWORDS = ['pattern', 'minLength', 'maxLength', 'maxBytes', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'maxDecimals', 'format', 'notBeforeToday'] as const;
+/** `not` (a rule's `"not": { "const": n }`, e.g. nonZero) is standard JSON Schema; validate-lite interprets it too. */
+const RULE_KEYWORDS = ['pattern', 'minLength', 'maxLength', 'maxBytes', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'maxDecimals', 'format', 'notBeforeToday', 'not'] as const;
 
 export function ruleFragment(rule: CompiledRule): JsonSchema {
   const out: JsonSchema = { $comment: `rule:${rule.name}` };
-  for (const k of RULE_KEYWORDS) if (rule[k] !== undefined) out[k] = rule[k];
+  const r = rule as unknown as Record<string, unknown>;
+  for (const k of RULE_KEYWORDS) if (r[k] !== undefined) out[k] = r[k];
   return out;
+}
+
+/** The largest integer a JavaScript number (and so JSON, ajv and the admin) holds exactly: 2^53-1. */
+export const MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
+/** Decimal digits a double always keeps exactly (a NUMERIC(p, s) read into a number must round-trip). */
+export const MAX_DECIMAL_PRECISION = 15;
+
+/** The largest magnitude a decimal of `precision` digits, `scale` of them after the point, holds: 999999999999.99 for (14, 2). */
+export function decimalLimit(precision: number, scale: number): number {
+  const whole = '9'.repeat(Math.max(0, precision - scale)) || '0';
+  return Number(scale > 0 ? `${whole}.${'9'.repeat(scale)}` : whole);
+}
+
+/**
+ * The declared range of a numeric field: an integer's minimum and maximum, a decimal's minimum and
+ * maximum or else what its precision and scale hold. Null for other types (and for the engine's own
+ * id and version columns, which declare none). Validation, the forms and the DDL's CHECK all follow it.
+ */
+export function numericRange(f: { type: string; minimum?: number; maximum?: number; precision?: number; scale?: number }): { min: number; max: number } | null {
+  if (f.type === 'integer') return f.minimum !== undefined && f.maximum !== undefined ? { min: f.minimum, max: f.maximum } : null;
+  if (f.type === 'decimal' && f.precision !== undefined) {
+    const limit = decimalLimit(f.precision, f.scale ?? 0);
+    return { min: f.minimum ?? -limit, max: f.maximum ?? limit };
+  }
+  return null;
 }
 
 function baseType(f: CompiledField, meta: CompiledMetadata): JsonSchema {
@@ -32,14 +59,15 @@ function baseType(f: CompiledField, meta: CompiledMetadata): JsonSchema {
       return { type: 'string', ...(f.maxLength ? { maxLength: f.maxLength } : {}) };
     case 'integer':
       return { type: 'integer', ...(f.minimum !== undefined ? { minimum: f.minimum } : {}), ...(f.maximum !== undefined ? { maximum: f.maximum } : {}) };
-    case 'decimal':
+    case 'decimal': {
+      // the range follows from precision and scale unless a narrower one is declared
+      const r = numericRange(f);
       return {
         type: 'number',
-        ...(f.minimum !== undefined ? { minimum: f.minimum } : {}),
-        ...(f.maximum !== undefined ? { maximum: f.maximum } : {}),
+        ...(r ? { minimum: r.min, maximum: r.max } : {}),
         ...(f.scale !== undefined ? { maxDecimals: f.scale } : {}),
-        ...(f.precision !== undefined ? { exclusiveMaximum: 10 ** (f.precision - (f.scale ?? 0)) } : {}),
       };
+    }
     case 'boolean':
       return { type: 'boolean' };
     case 'date':

@@ -189,6 +189,8 @@ export interface AppConstants {
   lockout: { maxFailures: number };
   token: { expiresInSeconds: number; refreshBeforeSeconds: number; maxSessionSeconds: number };
   upload: { sizeLimitKiB: number };
+  /** two-step verification (TOTP): profiles that must enrol (optional for the others) */
+  mfa?: { requiredFor: Profile[] };
   constants: Record<string, number | string>;
   menuGroups: { key: string; titleKey: string; icon?: string }[];
 }

@@ -9,7 +9,7 @@
  * first ajv error per field, so the evaluation order below mirrors ajv 8's generated code:
  *   1. an up-front type check, unless the schema has a single type whose keyword group is used
  *      (then the type error is reported in that group's "else" branch, after the untyped group);
- *   2. the untyped group: enum, then allOf (named rules, "$comment": "rule:<name>");
+ *   2. the untyped group: const, enum, not, then allOf (named rules, "$comment": "rule:<name>");
  *   3. the typed groups number, string, array, object, each in ajv's keyword registration order,
  *      custom keywords (notBlank, maxBytes, maxDecimals, notBeforeToday) last in their group.
  * tests/codegen/validate-lite.test.ts checks the two agree on random input (fast-check).
@@ -139,8 +139,15 @@ function evalSchema(s: JsonSchema, d: unknown, c: Ctx): void {
   const typeName = Array.isArray(s.type) ? (s.type as string[]).join(',') : String(s.type);
   if (checkedUpFront && !isAnyType(types, d)) push(c, { keyword: 'type', typeName });
 
-  // untyped group
+  // untyped group (ajv's order: const, enum, not, allOf)
+  if (has(s, 'const') && !deepEqual(d, s.const)) push(c, { keyword: 'const' });
   if (has(s, 'enum') && !(s.enum as unknown[]).some((v) => (typeof v === 'object' && v !== null ? deepEqual(d, v) : d === v))) push(c, { keyword: 'enum' });
+  if (has(s, 'not')) {
+    // a rule's { "not": { "const": 0 } } (nonZero): fails when the inner schema passes
+    const inner: RawError[] = [];
+    evalSchema(s.not as JsonSchema, d, { ...c, atProperty: false, out: inner });
+    if (!inner.length) push(c, { keyword: 'not' });
+  }
   if (has(s, 'allOf')) {
     (s.allOf as JsonSchema[]).forEach((sub, i) => evalSchema(sub, d, { ...c, atProperty: false, ruleIndex: c.atProperty ? i : c.ruleIndex }));
   }

@@ -72,8 +72,9 @@ export function dbErrorKind(err: unknown): DbErrorKind {
   const code = (err as { code?: unknown })?.code;
   if (typeof code !== 'string') return 'other';
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505') return 'unique';
-  // PostgreSQL class 22: data exceptions (a value the column type cannot hold, a NUL byte, ...)
-  if (/^22[0-9A-Z]{3}$/.test(code)) return 'badValue';
+  // PostgreSQL class 22: data exceptions (a value the column type cannot hold, a NUL byte, ...);
+  // a CHECK constraint (a declared range) that validation did not catch first
+  if (/^22[0-9A-Z]{3}$/.test(code) || code === 'SQLITE_CONSTRAINT_CHECK' || code === '23514') return 'badValue';
   // serialization failure, deadlock: the transaction can be run again
   if (code === '40001' || code === '40P01') return 'retry';
   return 'other';

@@ -21,7 +21,9 @@ export const confirm: ActionHandler<Order, OrderConfirmInput> = (ctx) =>
 
 /**
  * Ships shipQty of each selected line. Partial shipments accumulate; the line becomes shipped only
- * when nothing is left to send, otherwise it stays confirmed (and stays on the ship list).
+ * when nothing is left to send, otherwise it stays confirmed (and stays on the ship list). Since
+ * shipQty never exceeds orderQty - shippedQty, shippedQty stays within orderQty and unsentQty at or
+ * above 0: both inside the ranges their fields declare (those of orderQty's, 1 to 99,999,999).
  */
 export const ship: ActionHandler<Order, OrderShipInput> = (ctx) =>
   inOrder(ctx.records, (o) => {

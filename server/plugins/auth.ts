@@ -43,6 +43,8 @@ export interface AccountRow {
   telephone: string | null;
   version: number;
   sessionsValidFrom: string | null;
+  /** two-step verification is on (SQLite 0/1, PostgreSQL boolean) */
+  totpEnabled: number | boolean | null;
 }
 export interface WarehouseRow { code: string; nameZh: string; nameEn: string; isClaimWarehouse: number | boolean }
 
@@ -52,8 +54,13 @@ declare module 'fastify' {
     locale: Locale;
   }
   interface FastifyInstance {
-    /** preHandler: requires a valid token; `allowPasswordChange` lets 602 accounts through */
-    authenticate: (opts?: { allowMustChange?: boolean }) => (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /**
+     * preHandler: requires a valid token. `allowMustChange` lets 602 accounts through (and accounts
+     * that must still enrol in two-step verification); `allowMfaEnrolment` lets the latter only.
+     */
+    authenticate: (opts?: { allowMustChange?: boolean; allowMfaEnrolment?: boolean }) => (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** whether accounts of this profile must use two-step verification (metadata app.mfa.requiredFor) */
+    mfaRequired: (profile: Profile) => boolean;
     /** preHandler that sets req.principal when a valid token is present, and never refuses */
     optionalAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
     tokens: TokenService;
@@ -70,7 +77,7 @@ export const profileOfType = (accountType: string): Profile => {
 const ACCOUNT_FIELDS = {
   id: 'id', user_id: 'userId', name: 'name', account_type: 'accountType', department_id: 'departmentId', department_name: 'departmentName', status: 'status',
   failed_logins: 'failedLogins', password_hash: 'passwordHash', password_changed_at: 'passwordChangedAt', email: 'email', mobile: 'mobile', telephone: 'telephone',
-  version: 'version', sessions_valid_from: 'sessionsValidFrom',
+  version: 'version', sessions_valid_from: 'sessionsValidFrom', totp_enabled: 'totpEnabled',
 } as const;
 /** The select list of an AccountRow (`alias.` before each column when given); aliases are quoted: PostgreSQL folds unquoted names to lower case. */
 export const accountColumns = (alias?: string): string =>
@@ -92,8 +99,11 @@ export interface TokenService {
 }
 
 export default fp(
-  async (app, opts: { db: Db; secret: string }) => {
+  async (app, opts: { db: Db; secret: string; mfaRequiredFor?: readonly Profile[] }) => {
     const { db } = opts;
+    // two-step verification: optional for everyone, required for these profiles
+    const mfaRequiredFor = new Set<Profile>(opts.mfaRequiredFor ?? metadata.app.mfa?.requiredFor ?? []);
+    app.decorate('mfaRequired', (profile: Profile) => mfaRequiredFor.has(profile));
     await app.register(jwt, {
       secret: opts.secret,
       sign: { algorithm: 'HS256', aud: AUDIENCE, iss: ISSUER },
@@ -145,8 +155,11 @@ export default fp(
       req.locale = pickLocale(req.headers['accept-language']) ?? metadata.app.defaultLocale;
     });
 
-    /** Verifies the bearer token and builds the principal; throws 401 on any problem. */
-    const identify = async (req: FastifyRequest, reply: FastifyReply): Promise<Principal> => {
+    /**
+     * Verifies the bearer token and builds the principal; throws 401 on any problem. `mfaPending`:
+     * the account's profile requires two-step verification and the account has not enrolled yet.
+     */
+    const identify = async (req: FastifyRequest, reply: FastifyReply): Promise<{ principal: Principal; mfaPending: boolean }> => {
       const h = req.headers.authorization;
       if (!h || !/^Bearer [A-Za-z0-9._-]+$/.test(h)) throw unauthorized();
       let claims: TokenClaims;
@@ -175,7 +188,7 @@ export default fp(
         const fresh = tokens.issue(account, claims.wh, lang, { authTime: claims.at ?? claims.iat, sessionId });
         reply.header(REFRESH_HEADER, fresh.token);
       }
-      return {
+      const principal: Principal = {
         accountId: account.id,
         userId: account.userId,
         name: account.name,
@@ -196,19 +209,22 @@ export default fp(
         tokenExp: claims.exp,
         authTime: claims.at ?? claims.iat,
       };
+      return { principal, mfaPending: mfaRequiredFor.has(profile) && !account.totpEnabled };
     };
 
-    app.decorate('authenticate', (o: { allowMustChange?: boolean } = {}) => async (req: FastifyRequest, reply: FastifyReply) => {
-      const p = await identify(req, reply);
+    app.decorate('authenticate', (o: { allowMustChange?: boolean; allowMfaEnrolment?: boolean } = {}) => async (req: FastifyRequest, reply: FastifyReply) => {
+      const { principal: p, mfaPending } = await identify(req, reply);
       // 602: the password must be changed before anything else
       if (p.accountStatus === '602' && !o.allowMustChange) throw forbidden('error.passwordMustChange');
+      // then an account whose type requires two-step verification must set it up
+      if (mfaPending && !o.allowMustChange && !o.allowMfaEnrolment) throw forbidden('error.mfaEnrolmentRequired');
       req.principal = p;
     });
     app.decorate('optionalAuth', async (req: FastifyRequest, reply: FastifyReply) => {
       if (!req.headers.authorization) return;
       try {
-        const p = await identify(req, reply);
-        if (p.accountStatus !== '602') req.principal = p;
+        const { principal: p, mfaPending } = await identify(req, reply);
+        if (p.accountStatus !== '602' && !mfaPending) req.principal = p;
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
       }

@@ -1,10 +1,14 @@
 /**
  * The legacy calls of spec point 7, with their own envelopes (DESIGN.md section 4):
- *   POST /connect/token                  form-encoded login -> { access_token, token_type, expires_in, account_status }
+ *   POST /connect/token                  form-encoded login -> { access_token, token_type, expires_in, account_status };
+ *                                        with two-step verification on, the password step answers
+ *                                        400 { error: 'mfa_required', mfa_token } and a second call
+ *                                        (grant_type=mfa, mfa_token, code) answers the token
  *   POST /connect/logout                 revokes the token -> { status: 200 }
  *   POST /connect/warehouse              a token for another warehouse of the same user
  *   POST /supplierApi/accountInfo/info   -> { status: 200, data: { user, serverTime } }
  *   POST /supplierApi/accountInfo/update the personal-info dialog (profile and password change)
+ *   POST /supplierApi/accountInfo/totp/* two-step verification: setup, enable, disable (server/auth/totp-routes.ts)
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { metadata } from '../generated/index.ts';
@@ -15,7 +19,10 @@ import { fieldSchema, ruleFragment } from '../../codegen/runtime/field-schema.ts
 import { AppError, validationFailed, conflict } from '../engine/errors.ts';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import type { Db } from '../db/types.ts';
-import { REFRESH_HEADER, type AccountRow } from '../plugins/auth.ts';
+import { REFRESH_HEADER, profileOfType, type AccountRow } from '../plugins/auth.ts';
+import { signMfaToken, verifyMfaToken } from '../auth/mfa-token.ts';
+import { mfaState, useSecondFactor } from '../auth/totp.ts';
+import totpRoutes from '../auth/totp-routes.ts';
 import { countHit } from '../plugins/rate-limit.ts';
 
 const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
@@ -36,15 +43,19 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   const validator = new SchemaValidator(metadata);
   const account = metadata.entities.account;
 
-  const tokenError = (req: FastifyRequest, reply: FastifyReply, status: number, code: string, args: Record<string, string | number> = {}) => {
-    // every failed authentication is logged (ASVS 16.3.1); never the password
-    req.log.warn({ event: 'login', outcome: code, userId: String((req.body as Record<string, unknown> | undefined)?.username ?? '').slice(0, 100) }, 'login refused');
+  const tokenError = (req: FastifyRequest, reply: FastifyReply, status: number, code: string, args: Record<string, string | number> = {}, userId?: string) => {
+    // every failed authentication is logged (ASVS 16.3.1); never the password or the code
+    req.log.warn({ event: 'login', outcome: code, userId: (userId ?? String((req.body as Record<string, unknown> | undefined)?.username ?? '')).slice(0, 100) }, 'login refused');
     return reply.status(status).header('cache-control', 'no-store').send({ error: status === 400 ? 'invalid_grant' : 'invalid_request', code, message: translate(req.locale, code, args) });
   };
 
   // one statement counts the failure and locks at the threshold: concurrent failures from several
   // processes each add one, none is lost (the row is locked by the UPDATE itself)
   const FAIL_LOGIN = `UPDATE account SET failed_logins = failed_logins + 1, status = CASE WHEN failed_logins + 1 >= ? AND status IN (${[...MAY_LOG_IN].map(() => '?').join(',')}) THEN ? ELSE status END WHERE id = ? RETURNING status`;
+  /** a wrong password or second factor of a known account: counts toward the lockout */
+  const countFailure = async (accountId: number): Promise<void> => {
+    await db.get(FAIL_LOGIN, [metadata.app.lockout.maxFailures, ...MAY_LOG_IN, STATUS.locked, accountId]);
+  };
   const perAccount = opts.accountAttemptsPerMinute ?? 10;
   /**
    * Counts this attempt; true when the account has made too many this minute. One atomic counter
@@ -66,6 +77,9 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
           warehouse: { type: 'string', maxLength: 20 },
           client_id: { type: 'string', maxLength: 50 },
           lang: { type: 'string', maxLength: 10 },
+          // the second step of a login with two-step verification (grant_type=mfa)
+          mfa_token: { type: 'string', maxLength: 2000 },
+          code: { type: 'string', maxLength: 64 },
         },
       },
     },
@@ -73,7 +87,9 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     const b = (req.body ?? {}) as Record<string, string | undefined>;
     const lang: Locale = isLocale(b.lang) ? b.lang : req.locale;
     req.locale = lang;
-    if ((b.grant_type ?? 'password') !== 'password') return tokenError(req, reply, 400, 'error.badRequest');
+    const grant = b.grant_type ?? 'password';
+    if (grant === 'mfa') return mfaGrant(req, reply, b);
+    if (grant !== 'password') return tokenError(req, reply, 400, 'error.badRequest');
     const username = (b.username ?? '').trim();
     const password = b.password ?? '';
     if (!username || password.length < metadata.app.password.loginMinLength || !b.warehouse) return tokenError(req, reply, 400, 'error.loginFailed');
@@ -83,7 +99,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     const ok = await verifyPassword(password, acc?.passwordHash ?? null);
     if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
     if (!ok) {
-      await db.get(FAIL_LOGIN, [metadata.app.lockout.maxFailures, ...MAY_LOG_IN, STATUS.locked, acc.id]);
+      await countFailure(acc.id);
       // the same answer as for an unknown user, locked or not: only the right password learns
       // that the account is locked (otherwise five guesses would tell which user IDs exist)
       return tokenError(req, reply, 400, 'error.loginFailed');
@@ -93,6 +109,60 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     if (!MAY_LOG_IN.has(acc.status)) return tokenError(req, reply, 400, 'error.noRight');
     const wh = await app.tokens.warehouse(b.warehouse);
     if (!wh) return tokenError(req, reply, 400, 'error.wrongWarehouse');
+    if (acc.totpEnabled) {
+      // two-step verification: the code decides. The password does not reset the failure counter:
+      // wrong codes add to the wrong passwords before them, up to the same lockout. Failures
+      // counted during the slow password check (here or in another process) may have locked it.
+      const now = await app.tokens.account(acc.id);
+      if (!now || !MAY_LOG_IN.has(now.status)) return tokenError(req, reply, 400, now?.status === STATUS.locked ? 'error.userLocked' : 'error.noRight');
+      if (acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(password, hashParams), acc.id]);
+      const t = signMfaToken(app, acc, wh.code, lang);
+      req.log.info({ event: 'login', outcome: 'mfa_required', userId: acc.userId }, 'login: password right, second factor asked');
+      return reply.status(400).header('cache-control', 'no-store').send({
+        error: 'mfa_required',
+        code: 'error.mfaRequired',
+        message: translate(lang, 'error.mfaRequired'),
+        mfa_token: t.token,
+        expires_in: t.expiresIn,
+      });
+    }
+    return finishLogin(req, reply, acc, wh.code, lang, { password });
+  });
+
+  /**
+   * The second step: the ticket of the password step and a current code of the authenticator app
+   * (or a recovery code). A wrong code counts like a wrong password; a code is accepted once.
+   */
+  const mfaGrant = async (req: FastifyRequest, reply: FastifyReply, b: Record<string, string | undefined>) => {
+    const claims = verifyMfaToken(app, b.mfa_token ?? '');
+    if (!claims) return tokenError(req, reply, 400, 'error.mfaExpired');
+    const uid = claims.uid;
+    const lang: Locale = isLocale(b.lang) ? b.lang : isLocale(claims.lang) ? claims.lang : req.locale;
+    req.locale = lang;
+    if (await tooManyAttempts(uid.toLowerCase())) return tokenError(req, reply, 429, 'error.rateLimited', {}, uid);
+    if (await app.tokens.isRevoked(claims.jti)) return tokenError(req, reply, 400, 'error.mfaExpired', {}, uid);
+    const acc = await app.tokens.account(Number(claims.sub));
+    if (!acc || acc.userId !== uid) return tokenError(req, reply, 400, 'error.mfaExpired', {}, uid);
+    // a password change, ended sessions or two-step verification turned off since the password step void the ticket
+    if (acc.sessionsValidFrom && claims.ms < Date.parse(acc.sessionsValidFrom)) return tokenError(req, reply, 400, 'error.mfaExpired', {}, uid);
+    if (!acc.totpEnabled) return tokenError(req, reply, 400, 'error.mfaExpired', {}, uid);
+    if (acc.status === STATUS.locked) return tokenError(req, reply, 400, 'error.userLocked', {}, uid);
+    if (!MAY_LOG_IN.has(acc.status)) return tokenError(req, reply, 400, 'error.noRight', {}, uid);
+    const factor = await useSecondFactor(db, acc.id, b.code ?? '');
+    if (!factor) {
+      await countFailure(acc.id);
+      return tokenError(req, reply, 400, 'error.mfaInvalidCode', {}, uid);
+    }
+    // the ticket is used up
+    await app.tokens.revoke(claims.jti, claims.exp);
+    const wh = await app.tokens.warehouse(claims.wh);
+    if (!wh) return tokenError(req, reply, 400, 'error.wrongWarehouse', {}, uid);
+    return finishLogin(req, reply, acc, wh.code, lang, { factor });
+  };
+
+  /** Every factor has been checked: the failure counter starts again, the password expiry applies, the token is issued. */
+  const finishLogin = async (req: FastifyRequest, reply: FastifyReply, acc: AccountRow, warehouse: string, lang: Locale, how: { password?: string; factor?: 'totp' | 'recovery' }) => {
+    const uid = acc.userId;
     // the account was read before the slow password check, and failures counted meanwhile (here or
     // in another process) may have locked it: the reset happens only while it may still log in,
     // otherwise the right password would undo a lockout that parallel guesses caused
@@ -102,9 +172,9 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     );
     if (!current) {
       const now = await app.tokens.account(acc.id);
-      return tokenError(req, reply, 400, now?.status === STATUS.locked ? 'error.userLocked' : 'error.noRight');
+      return tokenError(req, reply, 400, now?.status === STATUS.locked ? 'error.userLocked' : 'error.noRight', {}, uid);
     }
-    if (acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(password, hashParams), acc.id]);
+    if (how.password && acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(how.password, hashParams), acc.id]);
     // expiry: an expired password turns the login into 602 (must change); a near one is announced
     let status = current.status;
     let notice: { code: string; message: string; days?: number } | undefined;
@@ -119,11 +189,19 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
       notice = { code: 'error.passwordExpiresSoon', message: translate(lang, 'error.passwordExpiresSoon', { days: left }), days: left };
     }
     if (status !== current.status) await db.run(`UPDATE account SET status = ? WHERE id = ?`, [status, acc.id]);
-    const t = app.tokens.issue(acc, wh.code, lang);
-    req.log.info({ event: 'login', outcome: 'ok', userId: acc.userId, warehouse: wh.code, accountStatus: status }, 'login');
-    reply.header('cache-control', 'no-store');
-    return { access_token: t.token, token_type: 'Bearer', expires_in: t.expiresIn, account_status: Number(status), ...(notice ? { password_notice: notice } : {}) };
-  });
+    const t = app.tokens.issue(acc, warehouse, lang);
+    req.log.info({ event: 'login', outcome: 'ok', userId: uid, warehouse, accountStatus: status, ...(how.factor ? { secondFactor: how.factor } : {}) }, 'login');
+    // an account whose type requires two-step verification and has none may only set it up
+    const mustEnrol = !acc.totpEnabled && app.mfaRequired(profileOfType(acc.accountType));
+    return reply.header('cache-control', 'no-store').send({
+      access_token: t.token,
+      token_type: 'Bearer',
+      expires_in: t.expiresIn,
+      account_status: Number(status),
+      ...(notice ? { password_notice: notice } : {}),
+      ...(mustEnrol ? { mfa_enrolment_required: true } : {}),
+    });
+  };
 
   app.post('/connect/logout', { preHandler: app.authenticate({ allowMustChange: true }) }, async (req) => {
     const p = req.principal!;
@@ -149,6 +227,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   app.post('/supplierApi/accountInfo/info', { preHandler: app.authenticate({ allowMustChange: true }) }, async (req) => {
     const p = req.principal!;
     const acc = (await app.tokens.account(p.accountId))!;
+    const mfa = await mfaState(db, acc.id);
     return {
       status: 200,
       data: {
@@ -169,6 +248,13 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
           email: acc.email,
           mobile: acc.mobile,
           telephone: acc.telephone,
+          // two-step verification: on or off, required for the account's type, recovery codes left
+          mfa: {
+            enabled: !!mfa?.enabled,
+            required: app.mfaRequired(p.profile),
+            enrolledAt: mfa?.enabled ? mfa.enrolledAt : null,
+            recoveryCodesLeft: mfa?.enabled ? mfa.recoveryHashes.length : 0,
+          },
         },
         serverTime: new Date().toISOString(),
       },
@@ -269,4 +355,6 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     }
     return { status: 200, message: translate(req.locale, 'message.saveSuccess'), data: { accountStatus: Number(fresh.status) } };
   });
+
+  await app.register(totpRoutes, { db, countFailure });
 }

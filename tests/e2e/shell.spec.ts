@@ -374,6 +374,9 @@ test.describe('session dialogs', () => {
     // the page must have finished loading: a list call still in flight would meet the revoked
     // token too and raise the dialog before the navigation below (seen on a loaded machine)
     await expect(page.getByTestId('lean-row').first()).toBeVisible();
+    // and nothing else may still be on its way (a count, a reference look-up): on a loaded machine
+    // such a call lands after the logout and raises the dialog before the click below
+    await page.waitForLoadState('networkidle');
     const token = await tokenOf(page);
     const r = await page.request.post('/connect/logout', { headers: { Authorization: `Bearer ${token}` } });
     expect(r.status()).toBe(200);

@@ -24,11 +24,7 @@ let startedHere = false;
 let startMs = 0;
 
 beforeAll(async () => {
-  // Reuse the run-wide server from pg-global-setup.ts when there is one.
-  if (process.env.PORTAL_TEST_PG_URL) {
-    serverUrl = process.env.PORTAL_TEST_PG_URL;
-    return;
-  }
+  // Always a server of its own (never the run-wide one of pg-global-setup.ts): stopping it is tested.
   const t0 = performance.now();
   const server = await ensurePostgres();
   startMs = performance.now() - t0;
@@ -107,8 +103,13 @@ describe('throw-away PostgreSQL for tests', () => {
     await forgotten.end().catch(() => {});
   });
 
-  it('stops its own cluster and removes the data directory', async (ctx) => {
-    if (!startedHere || !stopServer) ctx.skip();
+  it('stops its own cluster and removes the data directory; leaves a server given by DATABASE_URL running', async () => {
+    if (!startedHere) {
+      // a server the test was given is not the test's to stop
+      await stopServer!();
+      expect(await query(serverUrl, 'SELECT 1 AS ok')).toEqual([{ ok: 1 }]);
+      return;
+    }
     const [{ dir }] = await query<{ dir: string }>(serverUrl, `SELECT current_setting('data_directory') AS dir`);
     expect(existsSync(dir)).toBe(true);
     await stopServer!();

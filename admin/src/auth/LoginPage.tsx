@@ -2,6 +2,8 @@
  * The login screen (spec 2): user ID, password, warehouse (PDC) select from the public list,
  * language, login and reset. After login the user goes to the redirect parameter (the page that
  * sent them here) or home; a logged-in user opening /login goes to /.
+ * With two-step verification on, a right password leads to a second step on the same card: the
+ * 6-digit code of the authenticator app, or a recovery code (with the server's ticket of 5 minutes).
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
@@ -14,6 +16,7 @@ import { metadata } from '../generated/index.ts';
 import { LOCALE_NAMES } from '../i18n/shell.ts';
 import { SUPPORTED } from '../providers/i18nProvider.ts';
 import { SESSION_QUERY_KEY } from '../providers/hooks.ts';
+import { MfaRequiredError, type LoginError } from '../providers/authProvider.ts';
 import { getStoredUserId, getStoredWarehouse, getToken } from '../providers/storage.ts';
 import { HOME_PATH, LOGIN_SCREEN, safeTarget } from '../routing/routeTable.ts';
 import { useDocumentTitle } from '../routing/useDocumentTitle.ts';
@@ -27,6 +30,12 @@ type Errors = Partial<Record<keyof Draft, string>>;
 let draft: Draft = { username: '', password: '', warehouse: '' };
 const initialDraft = (): Draft => ({ username: draft.username || getStoredUserId() || '', password: draft.password, warehouse: draft.warehouse || getStoredWarehouse() || '' });
 
+/** The second step in progress (the server's ticket), kept the same way across a language change. */
+interface PendingMfa { mfaToken: string; username: string; warehouse: string }
+let pendingMfa: PendingMfa | null = null;
+/** Answers after which the ticket is of no more use: back to the password. */
+const BACK_TO_PASSWORD = new Set(['error.mfaExpired', 'error.userLocked', 'error.noRight', 'error.wrongWarehouse']);
+
 export function LoginPage() {
   const translate = useTranslate();
   const notify = useNotify();
@@ -38,6 +47,9 @@ export function LoginPage() {
   const [values, setValues] = useState<Draft>(initialDraft);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
+  const [mfa, setMfa] = useState<PendingMfa | null>(() => pendingMfa);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | undefined>();
   // decided once: the token written by a successful login must not bounce this page to '/'
   const [alreadyIn] = useState(() => !!getToken());
   useDocumentTitle(LOGIN_SCREEN?.titleKey);
@@ -82,8 +94,46 @@ export function LoginPage() {
       await login({ username: values.username, password: values.password, warehouse: values.warehouse, locale: locale as Locale }, target);
       draft = { username: '', password: '', warehouse: '' };
     } catch (err) {
-      notify((err as Error).message || 'error.loginFailed', { type: 'error' });
+      if (err instanceof MfaRequiredError) {
+        // the password has done its part: it is not kept while the code is asked
+        pendingMfa = { mfaToken: err.mfaToken, username: values.username, warehouse: values.warehouse };
+        draft = { ...values, password: '' };
+        setValues((v) => ({ ...v, password: '' }));
+        setCode('');
+        setCodeError(undefined);
+        setMfa(pendingMfa);
+      } else {
+        notify((err as Error).message || 'error.loginFailed', { type: 'error' });
+      }
       setBusy(false);
+    }
+  };
+
+  const backToPassword = () => {
+    pendingMfa = null;
+    setMfa(null);
+    setCode('');
+    setCodeError(undefined);
+  };
+
+  const submitCode = async (ev: FormEvent) => {
+    ev.preventDefault();
+    if (!mfa) return;
+    if (!code.trim()) {
+      setCodeError(translate('validation.required'));
+      return;
+    }
+    setBusy(true);
+    queryClient.removeQueries({ queryKey: SESSION_QUERY_KEY });
+    try {
+      await login({ username: mfa.username, password: '', warehouse: mfa.warehouse, locale: locale as Locale, mfaToken: mfa.mfaToken, code }, target);
+      pendingMfa = null;
+      draft = { username: '', password: '', warehouse: '' };
+    } catch (err) {
+      notify((err as Error).message || 'error.mfaInvalidCode', { type: 'error' });
+      setCode('');
+      setBusy(false);
+      if (BACK_TO_PASSWORD.has((err as LoginError).code ?? '')) backToPassword();
     }
   };
 
@@ -105,53 +155,83 @@ export function LoginPage() {
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             {translate('shell.login.subtitle')}
           </Typography>
-          <Box component="form" noValidate onSubmit={(e) => void submit(e)} data-testid="login-form">
-            <TextField
-              label={translate('field.account.userId')}
-              name="username"
-              value={values.username}
-              onChange={(e) => set('username', e.target.value)}
-              error={!!errors.username}
-              helperText={errors.username ?? ' '}
-              autoComplete="username"
-              autoFocus={!values.username}
-              variant="outlined"
-              required
-              slotProps={{ htmlInput: { 'data-testid': 'login-username', maxLength: 30 } }}
-            />
-            <TextField
-              label={translate('shell.login.password')}
-              name="password"
-              type="password"
-              value={values.password}
-              onChange={(e) => set('password', e.target.value)}
-              error={!!errors.password}
-              helperText={errors.password ?? ' '}
-              autoComplete="current-password"
-              autoFocus={!!values.username}
-              variant="outlined"
-              required
-              slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
-            />
-            <TextField
-              select
-              label={translate('shell.login.warehouse')}
-              name="warehouse"
-              value={warehouses.some((w) => w.code === values.warehouse) ? values.warehouse : ''}
-              onChange={(e) => set('warehouse', e.target.value)}
-              error={!!errors.warehouse}
-              helperText={errors.warehouse ?? ' '}
-              variant="outlined"
-              required
-              disabled={loadingWarehouses}
-              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-warehouse' } as object } }}
-            >
-              {warehouses.map((w) => (
-                <MenuItem key={w.code} value={w.code} data-testid={`login-warehouse-${w.code}`}>
-                  {warehouseLabel(w, locale)}
-                </MenuItem>
-              ))}
-            </TextField>
+          <Box component="form" noValidate onSubmit={(e) => void (mfa ? submitCode(e) : submit(e))} data-testid="login-form" data-step={mfa ? 'code' : 'password'}>
+            {mfa ? (
+              <Box data-testid="login-mfa">
+                <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+                  {translate('shell.totp.title')}
+                </Typography>
+                <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+                  {translate('shell.login.codeHint')}
+                </Typography>
+                <TextField
+                  label={translate('shell.login.code')}
+                  name="code"
+                  value={code}
+                  onChange={(e) => {
+                    setCode(e.target.value);
+                    setCodeError(undefined);
+                  }}
+                  error={!!codeError}
+                  helperText={codeError ?? ' '}
+                  autoComplete="one-time-code"
+                  autoFocus
+                  fullWidth
+                  variant="outlined"
+                  required
+                  slotProps={{ htmlInput: { 'data-testid': 'login-code', maxLength: 64, spellCheck: false, autoCapitalize: 'off' } }}
+                />
+              </Box>
+            ) : (
+              <>
+                <TextField
+                  label={translate('field.account.userId')}
+                  name="username"
+                  value={values.username}
+                  onChange={(e) => set('username', e.target.value)}
+                  error={!!errors.username}
+                  helperText={errors.username ?? ' '}
+                  autoComplete="username"
+                  autoFocus={!values.username}
+                  variant="outlined"
+                  required
+                  slotProps={{ htmlInput: { 'data-testid': 'login-username', maxLength: 30 } }}
+                />
+                <TextField
+                  label={translate('shell.login.password')}
+                  name="password"
+                  type="password"
+                  value={values.password}
+                  onChange={(e) => set('password', e.target.value)}
+                  error={!!errors.password}
+                  helperText={errors.password ?? ' '}
+                  autoComplete="current-password"
+                  autoFocus={!!values.username}
+                  variant="outlined"
+                  required
+                  slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
+                />
+                <TextField
+                  select
+                  label={translate('shell.login.warehouse')}
+                  name="warehouse"
+                  value={warehouses.some((w) => w.code === values.warehouse) ? values.warehouse : ''}
+                  onChange={(e) => set('warehouse', e.target.value)}
+                  error={!!errors.warehouse}
+                  helperText={errors.warehouse ?? ' '}
+                  variant="outlined"
+                  required
+                  disabled={loadingWarehouses}
+                  slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-warehouse' } as object } }}
+                >
+                  {warehouses.map((w) => (
+                    <MenuItem key={w.code} value={w.code} data-testid={`login-warehouse-${w.code}`}>
+                      {warehouseLabel(w, locale)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              </>
+            )}
             <TextField
               select
               label={translate('shell.login.language')}
@@ -168,14 +248,25 @@ export function LoginPage() {
                 </MenuItem>
               ))}
             </TextField>
-            <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
-              <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} data-testid="login-submit" startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
-                {translate('shell.login.submit')}
-              </Button>
-              <Button type="button" variant="outlined" size="large" fullWidth onClick={reset} data-testid="login-reset">
-                {translate('shell.login.reset')}
-              </Button>
-            </Stack>
+            {mfa ? (
+              <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
+                <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} data-testid="login-code-submit" startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
+                  {translate('shell.login.verify')}
+                </Button>
+                <Button type="button" variant="outlined" size="large" fullWidth onClick={backToPassword} data-testid="login-code-back">
+                  {translate('shell.login.back')}
+                </Button>
+              </Stack>
+            ) : (
+              <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
+                <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} data-testid="login-submit" startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
+                  {translate('shell.login.submit')}
+                </Button>
+                <Button type="button" variant="outlined" size="large" fullWidth onClick={reset} data-testid="login-reset">
+                  {translate('shell.login.reset')}
+                </Button>
+              </Stack>
+            )}
           </Box>
         </CardContent>
       </Card>

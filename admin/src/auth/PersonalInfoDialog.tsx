@@ -2,6 +2,8 @@
  * The personal-info dialog (spec 2): user ID, name, e-mail, mobile, telephone, old / new / confirm
  * password; OK and close. For an account in status 602 it is forced: it cannot be closed (only
  * log out remains) until the password has been changed, as the server refuses everything else.
+ * Below the form: two-step verification (TwoStepVerification.tsx), and the forced enrolment of an
+ * account whose type requires it, which comes after a forced password change.
  */
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
@@ -13,6 +15,8 @@ import { legacyPost, type ServerErrorBody } from '../providers/httpClient.ts';
 import { SESSION_QUERY_KEY } from '../providers/hooks.ts';
 import { getUser, setAccountStatus, type PortalUser } from '../providers/storage.ts';
 import { profilePayload, validateProfile, type ProfileErrors, type ProfileField, type ProfileForm } from './profileRules.ts';
+import { mfaOf, type UserMfa } from './mfa.ts';
+import { MfaEnrolmentGate, TwoStepSection } from './TwoStepVerification.tsx';
 
 const fromUser = (u: PortalUser | null): ProfileForm => ({
   userId: u?.userId ?? '',
@@ -44,16 +48,22 @@ export function PersonalInfoDialog({ open, forced, onClose }: { open: boolean; f
   const [values, setValues] = useState<ProfileForm>(() => fromUser(getUser()));
   const [errors, setErrors] = useState<ProfileErrors>({});
   const [saving, setSaving] = useState(false);
+  const [mfa, setMfa] = useState<UserMfa | null>(() => mfaOf(getUser()));
 
   // fresh values each time it opens (another session may have changed them)
   useEffect(() => {
     if (!open) return;
     setValues(fromUser(getUser()));
+    setMfa(mfaOf(getUser()));
     setErrors({});
     if (forced) return;
     let live = true;
     fetchSession()
-      .then((s) => live && setValues((v) => ({ ...fromUser(s.user), oldPassword: v.oldPassword, newPassword: v.newPassword, confirmPassword: v.confirmPassword })))
+      .then((s) => {
+        if (!live) return;
+        setValues((v) => ({ ...fromUser(s.user), oldPassword: v.oldPassword, newPassword: v.newPassword, confirmPassword: v.confirmPassword }));
+        setMfa(mfaOf(s.user));
+      })
       .catch(() => undefined);
     return () => {
       live = false;
@@ -93,73 +103,77 @@ export function PersonalInfoDialog({ open, forced, onClose }: { open: boolean; f
   };
 
   return (
-    <Dialog
-      open={open}
-      onClose={forced ? undefined : onClose}
-      disableEscapeKeyDown={forced}
-      maxWidth="sm"
-      fullWidth
-      aria-labelledby="profile-title"
-      data-testid="profile-dialog"
-      data-forced={forced}
-    >
-      <DialogTitle id="profile-title">{translate('shell.profile.title')}</DialogTitle>
-      <DialogContent>
-        {forced && (
-          <Alert severity="warning" sx={{ mb: 1 }} data-testid="profile-forced">
-            {translate('shell.profile.forced')}
-          </Alert>
-        )}
-        <Box
-          component="form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-          sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }}
-        >
-          {FIELDS.map((f) => {
-            const err = errors[f.name];
-            const helper = err ? translate(err.key, { ...(err.args ?? {}), _: err.key }) : f.name === 'oldPassword' && !forced ? translate('shell.profile.passwordHint') : ' ';
-            return (
-              <TextField
-                key={f.name}
-                name={f.name}
-                label={translate(f.label)}
-                type={f.type ?? 'text'}
-                value={values[f.name]}
-                onChange={(e) => set(f.name, e.target.value)}
-                required={f.name === 'name' || (forced && f.type === 'password')}
-                error={!!err}
-                helperText={helper}
-                variant="outlined"
-                margin="dense"
-                autoComplete={f.autoComplete}
-                disabled={f.readOnly}
-                // the password change reads as its own block: old password on a row of its own
-                sx={f.name === 'oldPassword' ? { gridColumn: '1 / -1' } : undefined}
-                slotProps={{ htmlInput: { 'data-testid': `profile-${f.name}` } }}
-              />
-            );
-          })}
-          <button type="submit" hidden />
-        </Box>
-      </DialogContent>
-      <DialogActions>
-        {forced ? (
-          <Button onClick={() => void logout({}, '/login', false)} data-testid="profile-logout">
-            {translate('shell.userMenu.logout')}
+    <>
+      <Dialog
+        open={open}
+        onClose={forced ? undefined : onClose}
+        disableEscapeKeyDown={forced}
+        maxWidth="sm"
+        fullWidth
+        aria-labelledby="profile-title"
+        data-testid="profile-dialog"
+        data-forced={forced}
+      >
+        <DialogTitle id="profile-title">{translate('shell.profile.title')}</DialogTitle>
+        <DialogContent>
+          {forced && (
+            <Alert severity="warning" sx={{ mb: 1 }} data-testid="profile-forced">
+              {translate('shell.profile.forced')}
+            </Alert>
+          )}
+          <Box
+            component="form"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submit();
+            }}
+            sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, columnGap: 2 }}
+          >
+            {FIELDS.map((f) => {
+              const err = errors[f.name];
+              const helper = err ? translate(err.key, { ...(err.args ?? {}), _: err.key }) : f.name === 'oldPassword' && !forced ? translate('shell.profile.passwordHint') : ' ';
+              return (
+                <TextField
+                  key={f.name}
+                  name={f.name}
+                  label={translate(f.label)}
+                  type={f.type ?? 'text'}
+                  value={values[f.name]}
+                  onChange={(e) => set(f.name, e.target.value)}
+                  required={f.name === 'name' || (forced && f.type === 'password')}
+                  error={!!err}
+                  helperText={helper}
+                  variant="outlined"
+                  margin="dense"
+                  autoComplete={f.autoComplete}
+                  disabled={f.readOnly}
+                  // the password change reads as its own block: old password on a row of its own
+                  sx={f.name === 'oldPassword' ? { gridColumn: '1 / -1' } : undefined}
+                  slotProps={{ htmlInput: { 'data-testid': `profile-${f.name}` } }}
+                />
+              );
+            })}
+            <button type="submit" hidden />
+          </Box>
+          {!forced && <TwoStepSection mfa={mfa} onChanged={setMfa} />}
+        </DialogContent>
+        <DialogActions>
+          {forced ? (
+            <Button onClick={() => void logout({}, '/login', false)} data-testid="profile-logout">
+              {translate('shell.userMenu.logout')}
+            </Button>
+          ) : (
+            <Button onClick={onClose} data-testid="profile-close">
+              {translate('shell.profile.close')}
+            </Button>
+          )}
+          <Button variant="contained" onClick={() => void submit()} disabled={saving} data-testid="profile-ok">
+            {translate('shell.profile.ok')}
           </Button>
-        ) : (
-          <Button onClick={onClose} data-testid="profile-close">
-            {translate('shell.profile.close')}
-          </Button>
-        )}
-        <Button variant="contained" onClick={() => void submit()} disabled={saving} data-testid="profile-ok">
-          {translate('shell.profile.ok')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+        </DialogActions>
+      </Dialog>
+      <MfaEnrolmentGate blocked={forced} />
+    </>
   );
 }

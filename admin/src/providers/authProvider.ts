@@ -2,6 +2,8 @@
  * The session against the legacy calls (spec points 4 and 7, server/README.md):
  *   login   POST /connect/token (form-encoded, with warehouse and language), then the user info;
  *           only account statuses of the code group accountStatus.mayLogIn (0 and 602) get in;
+ *           with two-step verification on, the password step rejects with MfaRequiredError (its
+ *           ticket) and the login page calls login again with the ticket and the code;
  *   logout  POST /connect/logout, then user data, token, tabs, warehouse and user ID are cleared;
  *   identity POST /supplierApi/accountInfo/info;
  *   canAccess answered synchronously from the stored identity and the metadata matrix.
@@ -14,6 +16,7 @@ import { authEvents } from './authEvents.ts';
 import { fetchRaw, legacyPost, type ServerErrorBody } from './httpClient.ts';
 import { currentLocale, saveLocale, translate } from './i18nProvider.ts';
 import { canAccessSync } from './permissions.ts';
+import { MFA_ENROLMENT_REQUIRED, mfaEvents } from '../auth/mfa.ts';
 import {
   clearSession,
   getToken,
@@ -33,7 +36,26 @@ export interface LoginParams {
   password: string;
   warehouse: string;
   locale?: Locale;
+  /** the second step of two-step verification: the ticket of the password step, and the code */
+  mfaToken?: string;
+  code?: string;
 }
+
+/** The password was right and the account has two-step verification: the code is asked next. */
+export class MfaRequiredError extends Error {
+  constructor(
+    message: string,
+    readonly mfaToken: string,
+    /** seconds the ticket is valid */
+    readonly expiresIn: number,
+  ) {
+    super(message);
+    this.name = 'MfaRequiredError';
+  }
+}
+
+/** A refused login: the server's translated message, and its code (error.mfaInvalidCode ...). */
+export type LoginError = Error & { code?: string };
 
 export interface SessionInfo { user: PortalUser; serverTime: string; receivedAt: number }
 
@@ -62,6 +84,8 @@ export async function fetchSession(opts: { skipAuthDialog?: boolean } = {}): Pro
   setUser(user);
   setAccountStatus(user.accountStatus ?? 0);
   if (user.accountStatus === MUST_CHANGE_PASSWORD) authEvents.requirePasswordChange();
+  // an account whose type requires two-step verification and has none must enrol first
+  mfaEvents.fromUser(user);
   lastSession = { user, serverTime: json.data?.serverTime ?? new Date().toISOString(), receivedAt: Date.now() };
   return lastSession;
 }
@@ -70,13 +94,15 @@ export async function fetchSession(opts: { skipAuthDialog?: boolean } = {}): Pro
 async function login(params: LoginParams): Promise<void> {
   const locale = params.locale ?? currentLocale();
   if (params.locale) saveLocale(params.locale);
-  const form = new URLSearchParams({
-    grant_type: 'password',
-    username: params.username.trim(),
-    password: params.password,
-    warehouse: params.warehouse,
-    lang: locale,
-  });
+  const form = params.mfaToken
+    ? new URLSearchParams({ grant_type: 'mfa', mfa_token: params.mfaToken, code: (params.code ?? '').trim(), lang: locale })
+    : new URLSearchParams({
+        grant_type: 'password',
+        username: params.username.trim(),
+        password: params.password,
+        warehouse: params.warehouse,
+        lang: locale,
+      });
   let res: Response;
   try {
     res = await fetchRaw('/connect/token', {
@@ -88,7 +114,10 @@ async function login(params: LoginParams): Promise<void> {
     });
   } catch (e) {
     const body = (e as { body?: ServerErrorBody }).body;
-    throw new Error(body?.message || (e as Error).message || translate('error.loginFailed'));
+    if (body?.error === 'mfa_required' && typeof body.mfa_token === 'string') {
+      throw new MfaRequiredError(body.message || translate('error.mfaRequired'), body.mfa_token, Number(body.expires_in) || 300);
+    }
+    throw Object.assign(new Error(body?.message || (e as Error).message || translate('error.loginFailed')), { code: body?.code }) as LoginError;
   }
   const json = (await res.json()) as { access_token?: string; account_status?: number; password_notice?: PasswordNotice };
   const status = Number(json.account_status ?? 0);
@@ -121,6 +150,7 @@ async function logout(): Promise<string> {
   clearSession();
   lastSession = null;
   authEvents.reset();
+  mfaEvents.reset();
   return '/login';
 }
 
@@ -140,12 +170,18 @@ export const authProvider: AuthProvider = {
   },
   /**
    * Called by react-admin for data-call failures. The 401 dialog and the forced password dialog
-   * are already up (httpClient): stay, and say nothing more (message false, no logout).
+   * are already up (httpClient), as is the forced two-step enrolment: stay, and say nothing more
+   * (message false, no logout).
    */
   checkError: async (error: { status?: number; body?: ServerErrorBody }) => {
     const status = error?.status;
     if (status === 401) throw { logoutUser: false, message: false };
     if (status === 403 && error.body?.code === 'error.passwordMustChange') throw { logoutUser: false, message: false };
+    // the forced enrolment dialog is up instead
+    if (status === 403 && error.body?.code === MFA_ENROLMENT_REQUIRED) {
+      mfaEvents.requireEnrolment();
+      throw { logoutUser: false, message: false };
+    }
   },
   getIdentity: async () => {
     const user = getUser() ?? (getToken() ? (await fetchSession()).user : null);
