@@ -8,6 +8,7 @@ import type { CompiledEntity, FieldType } from '../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import type { Engine } from '../engine/engine.ts';
 import { contentRange } from '../engine/query.ts';
+import { jsonContentRange, listJson } from '../engine/list-json.ts';
 import { translate } from '../engine/i18n.ts';
 import type { FileResult, UploadedFile } from '../engine/handler-types.ts';
 import type { CompiledAction } from '../../codegen/runtime/model.ts';
@@ -72,7 +73,16 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
     const auth = [app.authenticate(), app.writeLimit];
 
     app.get(base, { preHandler: readAuth, schema: { querystring: listQuery, response: { 200: { type: 'array', items: record }, ...errors } } }, async (req, reply) => {
-      const r = await engine.list(req.principal, e, req.query as Record<string, unknown>);
+      const query = req.query as Record<string, unknown>;
+      if (engine.d.name === 'sqlite') {
+        // SQLite writes the page's JSON itself (engine/list-json.ts): the bytes the records would
+        // make through the response schema, for about a sixth less CPU (README "Performance").
+        // A string with a JSON content type is sent as it is.
+        const j = await listJson(engine, req.principal, e, query);
+        reply.header('content-range', jsonContentRange(e.resource, j)).header('content-type', 'application/json; charset=utf-8');
+        return j.body;
+      }
+      const r = await engine.list(req.principal, e, query);
       reply.header('content-range', contentRange(e.resource, r));
       return r.records;
     });

@@ -10,6 +10,11 @@
  *    metadata, building SQL, the statement cache lookup and the record conversion.
  *  - rawList(): the floor, with no HTTP at all: the same two statements and JSON.stringify.
  *  - GET /bench/hello: the framework's own floor.
+ *  - GET /bench/db-json/<resource> (every resource, both backends): the generic route with the
+ *    page's JSON built by the database (server/engine/list-json.ts) and sent as is: same protocol,
+ *    checks, scope, SQL page and bounded count; no row objects, no serialiser.
+ *  - rawSqlList(): the floor over the data layer (PostgreSQL): the engine's own statements, rows to
+ *    objects and JSON.stringify.
  *
  * The bench checks before measuring that /bench/orders and the generic route answer byte for byte
  * the same (body and Content-Range), so the three variants do the same work.
@@ -24,6 +29,10 @@ import { metadata } from '../../server/generated/index.ts';
 import { responseSchema } from '../../server/routes/resources.ts';
 import { selectList } from '../../server/engine/records.ts';
 import { COUNT_LOOKAHEAD } from '../../server/engine/query.ts';
+import { jsonContentRange, listJson } from '../../server/engine/list-json.ts';
+import type { Engine } from '../../server/engine/engine.ts';
+import type { Db } from '../../server/db/types.ts';
+import type { SqlPart } from '../../server/engine/access.ts';
 
 const order = metadata.entities.order;
 
@@ -104,4 +113,33 @@ export async function baselineRoutes(app: FastifyInstance, opts: { db: DB }): Pr
       return r.rows;
     },
   );
+}
+
+/** The generic list route with the JSON built by the database, for every resource (bench only). */
+export async function dbJsonRoutes(app: FastifyInstance, opts: { engine: Engine }): Promise<void> {
+  for (const e of Object.values(metadata.entities)) {
+    const readAuth = e.public ? app.optionalAuth : app.authenticate();
+    app.get(`/bench/db-json/${e.resource}`, { preHandler: readAuth, schema: { querystring: listQuery } }, async (req, reply) => {
+      const r = await listJson(opts.engine, req.principal, e, req.query as Record<string, unknown>);
+      // the generic route's headers (its /api/ hook adds cache-control): the same bytes on the wire
+      reply.header('content-range', jsonContentRange(e.resource, r)).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store');
+      // a string with a JSON content type goes out as it is (Fastify serialises only objects)
+      return r.body;
+    });
+  }
+}
+
+export interface SqlListQuery { page: SqlPart; count: SqlPart; size: number }
+
+/** The floor over the data layer: the page as arrays, copied into objects, JSON.stringify, and the bounded count when the page is full. */
+export async function rawSqlList(db: Db, q: SqlListQuery): Promise<number> {
+  const { columns, rows } = await db.rows(q.page.sql, q.page.params);
+  const n = columns.length;
+  const records = rows.map((a) => {
+    const r: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) r[columns[i]] = a[i];
+    return r;
+  });
+  if (records.length === q.size) await db.get(q.count.sql, q.count.params);
+  return JSON.stringify(records).length;
 }

@@ -1,7 +1,8 @@
 /**
  * The bench suite stays runnable: a smoke run (tiny data, fractions of a second per measurement)
  * through the real entry point, in a child process like `npm run bench`. It asserts only that the
- * results are well formed and no step failed, never a timing.
+ * results are well formed and no step failed, never a timing. PostgreSQL is part of it wherever it is
+ * installed (the bench starts its own throw-away server; about 2 s).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runTsx } from './lib.ts';
 import { validateResults, type BenchResults } from './report.ts';
+import { findPgBin } from '../support/postgres.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'portal-bench-smoke-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,6 +24,30 @@ describe('bench smoke run', () => {
     const failed = Object.entries(results.steps).filter(([, s]) => s.status === 'failed').map(([k, s]) => `${k}: ${String(s.error).slice(0, 500)}`);
     expect(failed).toEqual([]);
     for (const step of ['seed', 'startup', 'list', 'sweep', 'ship', 'codegen']) expect(results.steps[step]?.status, step).toBe('ok');
+    // SQLite and (where it is installed) PostgreSQL, each with 1 and 2 server processes, side by side
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const { list, ship, seed } = results.steps as Record<string, any>;
+    const pg = findPgBin() !== null;
+    const setups = ['sqlite-1', 'sqlite-2', ...(pg ? ['postgres-1', 'postgres-2'] : [])];
+    expect(Object.keys(list.setups)).toEqual(setups);
+    expect(Object.keys(ship.setups)).toEqual(setups);
+    for (const id of setups) {
+      expect(Object.keys(list.setups[id].variants), id).toEqual(expect.arrayContaining(['generic', 'dbJson']));
+      expect(list.setups[id].variants.generic.requests, id).toBeGreaterThan(0);
+      expect(ship.setups[id].invariantProblems, id).toEqual([]);
+    }
+    if (pg) {
+      expect(seed.postgres.status).toBe('ok');
+      expect(seed.postgres.sameRowCountsAsSqlite).toBe(true);
+      expect(list.setups['postgres-1'].variants.generic.dbCpuMsPerReq).toBeGreaterThan(0);
+      expect(list.setups['postgres-1'].variants.raw.requests).toBeGreaterThan(0);
+    }
+    // the page's JSON built by the database is the generic route's, byte for byte, on every declared list query
+    for (const backend of pg ? ['sqlite', 'postgres'] : ['sqlite']) {
+      const j = list.jsonCheck[backend];
+      expect(j.queries, backend).toBeGreaterThan(100);
+      expect({ backend, different: j.different, parseEqual: j.parseEqual, examples: j.examples }).toEqual({ backend, different: 0, parseEqual: 0, examples: [] });
+    }
     // the browser step runs wherever the admin is built (npm test builds it first); its shape only
     if (existsSync(join(ROOT, 'admin', 'dist', 'index.html'))) {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,7 +58,10 @@ describe('bench smoke run', () => {
       expect(ui.page.uncached.rowCount).toBeGreaterThan(0);
       expect(ui.page.uncached.fromNetwork).toBe(1);
     }
-    expect(results.targets.map((t) => t.id)).toEqual(expect.arrayContaining(['list.ratio', 'list.p95', 'index.coverage', 'ship.overship', 'ui.render', 'bundle.initial', 'codegen.full', 'codegen.watch', 'export.100k', 'startup.ready']));
-    expect(readFileSync(join(dir, 'latest.md'), 'utf8')).toMatch(/\| target \| measured \| met \|/);
-  }, 180_000);
+    expect(results.targets.map((t) => t.id)).toEqual(expect.arrayContaining(['list.ratio', 'list.p95', 'index.coverage', 'ship.overship', 'ui.render', 'bundle.initial', 'codegen.full', 'codegen.watch', 'export.100k', 'startup.ready', 'pg.list.ratio', 'pg.list.ratio2', 'list.p95.twoProcesses.sqlite', 'list.p95.twoProcesses.postgres', 'list.cpu.sqlite', 'list.cpu.postgres', 'list.dbJson']));
+    const md = readFileSync(join(dir, 'latest.md'), 'utf8');
+    expect(md).toMatch(/\| target \| measured \| met \|/);
+    expect(md).toMatch(/\| setup \| variant \| req\/s/);
+    expect(md).toMatch(/\| setup \| durability \| 1 client ships\/s/);
+  }, 300_000);
 });

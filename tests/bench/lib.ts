@@ -3,8 +3,9 @@
  * HTTP helpers and the autocannon runner (load generator in this process, server in another).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -38,10 +39,27 @@ export function canPin(cpus: number): boolean {
   return tasksetAvailable && cpus >= 2;
 }
 
-/** Pins this process (every thread) to one CPU. */
-export function pinSelf(cpu: number): void {
+/** Pins this process (every thread) to one CPU, or to a list such as "0,1". */
+export function pinSelf(cpu: number | string): void {
   execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(process.pid)], { stdio: 'ignore' });
 }
+
+/**
+ * Sets the CPUs of other processes (every thread; processes they fork later inherit it). Not
+ * fatal when it fails (a process that just ended): that run is then measured less pinned.
+ */
+export function setAffinity(pids: readonly number[], cpus: string): void {
+  for (const pid of pids) {
+    try {
+      execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    } catch {
+      /* gone, or not ours */
+    }
+  }
+}
+
+/** All CPUs of the machine as taskset writes them ("0-1" on two). */
+export const allCpus = (n: number): string => (n > 1 ? `0-${n - 1}` : '0');
 
 /** Peak and current resident set of a process (Linux /proc), bytes; zeros when unknown. */
 export function memoryOf(pid: number): { rss: number; hwm: number } {
@@ -65,6 +83,41 @@ export function cpuMsOf(pid: number): number {
     return NaN;
   }
 }
+
+/** The fields of /proc/<pid>/stat after the command name (state is [0], ppid [1], utime [11]...). */
+function statFields(pid: number | string): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** The processes whose parent is `ppid` (Linux /proc). */
+export function childPids(ppid: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const f = statFields(name);
+    if (f && Number(f[1]) === ppid) out.push(Number(name));
+  }
+  return out;
+}
+
+/**
+ * CPU time of a process and everything it forked, ms: its own time, the time of its children that
+ * ended and were waited for (cutime + cstime), and the time of those still running. A child that
+ * ends between two readings moves from the third part to the second: the difference of two
+ * readings still counts it once. What PostgreSQL used: its postmaster and every backend and helper.
+ */
+export function treeCpuMsOf(pid: number): number {
+  const f = statFields(pid);
+  if (!f) return NaN;
+  const own = ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / CLOCK_TICKS;
+  return own + childPids(pid).reduce((a, c) => a + (cpuMsOf(c) || 0), 0);
+}
+
 const CLOCK_TICKS = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -91,10 +144,26 @@ export function runTsx(file: string, args: string[], env: Record<string, string>
 
 /* ------------------------------------------------------------------ the bench server */
 
+/**
+ * tests/bench/server.ts compiled ahead into one JavaScript file with esbuild (dependencies left
+ * external), as `npm run build:server` compiles server/main.ts for `npm start`: no tsx at start-up.
+ * Written under ROOT/.tmp so that packages resolve from the project's node_modules.
+ */
+export async function compileBenchServer(out: string): Promise<void> {
+  // esbuild's JS API: after its postinstall, bin/esbuild is a native executable, not a script
+  const { build } = await import('esbuild');
+  await build({ entryPoints: [join(ROOT, 'tests', 'bench', 'server.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: out, logLevel: 'error' });
+}
+
 export interface ServerTimings { bootMs: number; importMs: number; buildMs: number; listenMs: number; readyMs: number }
 export interface BenchServer {
   child: ChildProcess;
+  /** the process the bench started (with workers: the cluster's primary) */
   pid: number;
+  /** every process that serves: the one server, or the primary and its workers (CPU accounting) */
+  pids: number[];
+  /** the workers' process ids (empty for a single process) */
+  workerPids: number[];
   port: number;
   base: string;
   /** spawn -> 'ready' message, as the parent saw it */
@@ -105,27 +174,57 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts tests/bench/server.ts over `db` (pinned to `cpu` when given) and waits until it listens. */
-export function startServer(db: string, filesDir: string, cpu?: number, opts: { bundle?: string; adminDir?: string } = {}): Promise<BenchServer> {
+export interface ServerOptions {
+  /** the same server compiled ahead to one JavaScript file (no tsx at start-up) */
+  bundle?: string;
+  /** also serve the built admin (the UI step drives it in Chromium) */
+  adminDir?: string;
+  /** serve PostgreSQL at this URL instead of the SQLite file */
+  databaseUrl?: string;
+  /** server processes on the one port (node:cluster, as PORTAL_WORKERS runs production); default 1 */
+  workers?: number;
+  /** with workers: worker i is pinned to workerCpus[i] once ready (the primary keeps every CPU) */
+  workerCpus?: number[];
+}
+
+/**
+ * Starts tests/bench/server.ts over `db` (pinned to `cpu` when given) and waits until it listens.
+ * With `workers` > 1 the process started is a cluster primary that forks the workers and hands
+ * them the connections, as server/main.ts does with PORTAL_WORKERS.
+ */
+export function startServer(db: string, filesDir: string, cpu?: number, opts: ServerOptions = {}): Promise<BenchServer> {
   const t0 = performance.now();
-  // `bundle`: the same server compiled ahead to one JavaScript file (no tsx at start-up)
   const execArgv = opts.bundle ? [] : ['--import', 'tsx'];
   const script = opts.bundle ?? join(ROOT, 'tests', 'bench', 'server.ts');
-  // `adminDir`: also serve the built admin (the UI step drives it in Chromium)
-  const env = { ...process.env, BENCH_DB: db, BENCH_FILES: filesDir, ...(opts.adminDir ? { BENCH_ADMIN: opts.adminDir } : {}) };
+  const workers = opts.workers ?? 1;
+  const env = {
+    ...process.env,
+    BENCH_DB: db,
+    BENCH_FILES: filesDir,
+    BENCH_WORKERS: String(workers),
+    ...(opts.databaseUrl ? { BENCH_DATABASE_URL: opts.databaseUrl } : {}),
+    ...(opts.adminDir ? { BENCH_ADMIN: opts.adminDir } : {}),
+  };
   const child = fork(script, [], { cwd: ROOT, env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  // pinned right after the fork, before tsx has loaded anything (threads made later inherit it)
-  if (cpu !== undefined) pinChild(child, cpu);
+  // pinned right after the fork, before tsx has loaded anything (threads made later inherit it).
+  // A primary gets every CPU (it would otherwise inherit the load generator's one, and so would
+  // the workers it forks); its workers are pinned once they are ready.
+  if (workers > 1) setAffinity([child.pid!], allCpus(cpus().length));
+  else if (cpu !== undefined) setAffinity([child.pid!], String(cpu));
   return new Promise((ok, fail) => {
     const onExit = (code: number | null) => fail(new Error(`bench server exited (${code}) before it was ready`));
     child.once('exit', onExit);
     child.once('error', fail);
-    child.once('message', (m: { type: string; port: number; pid: number; timings: ServerTimings; pragmas: Record<string, unknown> }) => {
+    child.once('message', (m: { type: string; port: number; pid: number; workerPids?: number[]; timings: ServerTimings; pragmas: Record<string, unknown> }) => {
       child.off('exit', onExit);
       const wallMs = performance.now() - t0;
+      const workerPids = m.workerPids ?? [];
+      workerPids.forEach((pid, i) => opts.workerCpus?.[i] !== undefined && setAffinity([pid], String(opts.workerCpus[i])));
       ok({
         child,
         pid: m.pid,
+        pids: [m.pid, ...workerPids],
+        workerPids,
         port: m.port,
         base: `http://127.0.0.1:${m.port}`,
         wallMs,
@@ -156,14 +255,6 @@ export function startServer(db: string, filesDir: string, cpu?: number, opts: { 
   });
 }
 
-function pinChild(child: ChildProcess, cpu: number): void {
-  try {
-    execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(child.pid)], { stdio: 'ignore' });
-  } catch {
-    /* not fatal: measured unpinned */
-  }
-}
-
 /* ------------------------------------------------------------------ HTTP */
 
 export async function login(base: string, username: string, password: string, warehouse: string): Promise<string> {
@@ -176,10 +267,31 @@ export async function login(base: string, username: string, password: string, wa
   return ((await r.json()) as { access_token: string }).access_token;
 }
 
+/** CPU time used so far, ms: by the server's node processes, and by the database's (PostgreSQL; 0 for SQLite, which runs inside node). */
+export interface CpuReading { node: number; db: number }
+export type CpuMeter = () => CpuReading;
+
+/** A meter over the server's processes and, when given, a PostgreSQL postmaster and its children. */
+export function cpuMeter(serverPids: readonly number[], postmasterPid?: number): CpuMeter {
+  return () => ({ node: serverPids.reduce((a, p) => a + cpuMsOf(p), 0), db: postmasterPid ? treeCpuMsOf(postmasterPid) : 0 });
+}
+
+/** CPU per request and how busy each side was, from two readings around `requests` requests over `wallMs`. */
+export function cpuFigures(before: CpuReading, after: CpuReading, requests: number, wallMs: number) {
+  const node = after.node - before.node;
+  const db = after.db - before.db;
+  return { serverCpuMsPerReq: node / requests, dbCpuMsPerReq: db / requests, serverCpuBusy: node / wallMs, dbCpuBusy: db / wallMs };
+}
+
 export interface LoadResult {
   reqPerSec: number;
+  /** the server's node processes (all of them with workers), ms of CPU per request */
   serverCpuMsPerReq?: number;
+  /** the database's processes (PostgreSQL), ms of CPU per request; 0 on SQLite (inside node) */
+  dbCpuMsPerReq?: number;
+  /** CPUs' worth of time the server's node processes used (1 = one CPU all the time) */
   serverCpuBusy?: number;
+  dbCpuBusy?: number;
   loadGeneratorCpuBusy?: number;
   p50: number;
   p95: number;
@@ -193,9 +305,9 @@ export interface LoadResult {
 }
 
 /** autocannon against one URL; latencies recorded per response (autocannon itself has no p95). */
-export function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string>; method?: string; body?: string; serverPid?: number }): Promise<LoadResult> {
+export function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string>; method?: string; body?: string; cpu?: CpuMeter }): Promise<LoadResult> {
   const times: number[] = [];
-  const cpu0 = opts.serverPid ? cpuMsOf(opts.serverPid) : NaN;
+  const cpu0 = opts.cpu?.();
   const own0 = process.cpuUsage();
   const wall0 = performance.now();
   return new Promise((ok, fail) => {
@@ -204,12 +316,10 @@ export function load(url: string, opts: { connections: number; seconds: number; 
       (err, r) => {
         if (err) return fail(err);
         const wall = performance.now() - wall0;
-        const serverCpu = opts.serverPid ? cpuMsOf(opts.serverPid) - cpu0 : NaN;
         const own = process.cpuUsage(own0);
         ok({
-          // where the time went: the server's CPU per request and how busy each side was
-          serverCpuMsPerReq: serverCpu / r.requests.total,
-          serverCpuBusy: serverCpu / wall,
+          // where the time went: the server's (and database's) CPU per request and how busy each side was
+          ...(cpu0 ? cpuFigures(cpu0, opts.cpu!(), r.requests.total, wall) : {}),
           loadGeneratorCpuBusy: (own.user + own.system) / 1000 / wall,
           reqPerSec: r.requests.total / r.duration,
           p50: percentile(times, 50),

@@ -18,8 +18,8 @@ export interface BenchResults {
   schema: 'portal-bench/1';
   startedAt: string;
   durationS: number;
-  machine: { cpus: number; cpuModel: string; memGiB: number; node: string; sqlite: string; platform: string; pinned: boolean };
-  config: { scale: number; rounds: number; durationS: number; warmupS: number; connections: number; smoke: boolean; db: string; dbBytes: number };
+  machine: { cpus: number; cpuModel: string; memGiB: number; node: string; sqlite: string; postgres?: string | null; platform: string; pinned: boolean };
+  config: { scale: number; rounds: number; durationS: number; warmupS: number; connections: number; smoke: boolean; db: string; dbBytes: number; postgres?: Record<string, unknown> };
   steps: Record<string, StepResult>;
   targets: Target[];
 }
@@ -122,11 +122,83 @@ export function evaluateTargets(r: BenchResults): Target[] {
     measured: ok('startup') ? `${s.startup.compiledAhead?.status === 'ok' ? `${n(s.startup.compiledAhead.readyMs, 0)} ms compiled ahead as npm start runs it; ` : ''}${n(s.startup.readyMs, 0)} ms under tsx (node+tsx ${n(s.startup.breakdown.bootMs, 0)}, imports ${n(s.startup.breakdown.importMs, 0)}, buildApp ${n(s.startup.breakdown.buildMs, 0)}, routes+listen ${n(s.startup.breakdown.listenMs, 0)})` : s.startup?.status ?? 'not run',
     met: ok('startup') ? (s.startup.compiledAhead?.status === 'ok' ? s.startup.compiledAhead.readyMs : s.startup.readyMs) < 1000 : null,
   });
+  t.push(...backendTargets(r));
   t.push({
     id: 'seed.time',
     what: 'seeding the demo data at scale',
     target: '(measured, no target)',
     measured: ok('seed') ? `${n(s.seed.seedMs / 1000, 1)} s${s.seed.reused ? ' (database reused; time of its seeding)' : ''}` : s.seed?.status ?? 'not run',
+    met: null,
+  });
+  return t;
+}
+
+/** The previous list page's server CPU per request (SQLite, one process, README "Performance"). */
+export const PREVIOUS_LIST_CPU_MS = 6.1;
+/**
+ * The in-process floor's CPU per call in that same run (raw better-sqlite3 + JSON.stringify): code
+ * no change touches, so its figure now against then says how much slower the machine is (other
+ * work on shared cores inflates every CPU time alike) and lets a loaded run estimate the quiet one.
+ */
+export const PREVIOUS_FLOOR_CPU_MS = 3.79;
+
+/** The targets of the backends-and-processes comparison (list step `setups`, `comparison`). */
+function backendTargets(r: BenchResults): Target[] {
+  const s = r.steps as Record<string, Any>;
+  const list = s.list?.status === 'ok' ? s.list : null;
+  const full = !r.config.smoke;
+  const t: Target[] = [];
+  const not = list ? 'not measured (no PostgreSQL)' : s.list?.status ?? 'not run';
+  const su = list?.setups ?? {};
+  const c = list?.comparison ?? {};
+  const gen = (id: string) => su[id]?.variants?.generic;
+  for (const [id, k, label] of [['pg.list.ratio', 'oneProcess', '1 process each'], ['pg.list.ratio2', 'twoProcesses', '2 processes each']] as const) {
+    const x = c.postgresToSqlite?.[k];
+    const [a, b] = k === 'oneProcess' ? ['postgres-1', 'sqlite-1'] : ['postgres-2', 'sqlite-2'];
+    t.push({
+      id,
+      what: `PostgreSQL list throughput per process vs SQLite's, same query and data, ${label}`,
+      target: '>= 0.7x',
+      measured: typeof x === 'number' ? `${n(x, 3)}x (${n(gen(a)?.reqPerSec)} vs ${n(gen(b)?.reqPerSec)} req/s)${x < 0.7 ? `; ${n(0.7 - x, 3)} short` : ''}` : not,
+      met: typeof x === 'number' && full ? x >= 0.7 : null,
+    });
+  }
+  for (const b of ['sqlite', 'postgres']) {
+    const x = c.twoToOneP95?.[b];
+    t.push({
+      id: `list.p95.twoProcesses.${b}`,
+      what: `list p95 at 10 connections, 2 processes vs 1 (${b === 'sqlite' ? 'SQLite' : 'PostgreSQL'})`,
+      target: '<= 0.6x',
+      measured: typeof x === 'number' ? `${n(x, 3)}x (${n(gen(`${b}-2`)?.p95)} vs ${n(gen(`${b}-1`)?.p95)} ms)${x > 0.6 ? `; ${n(x - 0.6, 3)} over` : ''}` : not,
+      met: typeof x === 'number' && full ? x <= 0.6 : null,
+    });
+  }
+  // the SQLite floor of this run against the previous run's: the machine's speed now
+  const floor = su['sqlite-1']?.variants?.raw?.serverCpuMsPerReq;
+  const slower = typeof floor === 'number' && floor > 0 ? floor / PREVIOUS_FLOOR_CPU_MS : NaN;
+  const scaled = (ms: number) => (Number.isFinite(slower) && Math.abs(slower - 1) > 0.1 ? `; on the previous run's machine speed (floor ${n(floor, 2)} vs ${PREVIOUS_FLOOR_CPU_MS} ms, ${n(slower, 2)}x slower now) about ${n(ms / slower, 2)} ms` : '');
+  for (const b of ['sqlite', 'postgres']) {
+    const g = gen(`${b}-1`);
+    const total = g ? g.serverCpuMsPerReq + (g.dbCpuMsPerReq ?? 0) : NaN;
+    const dj = su[`${b}-1`]?.variants?.dbJson;
+    const djTotal = dj ? dj.serverCpuMsPerReq + (dj.dbCpuMsPerReq ?? 0) : NaN;
+    t.push({
+      id: `list.cpu.${b}`,
+      what: `list page, server CPU per request, generic route, 1 process, ${b === 'sqlite' ? 'SQLite (inside node)' : 'PostgreSQL (node + database)'}`,
+      target: `< ${PREVIOUS_LIST_CPU_MS} ms (the previous figure)`,
+      measured: g
+        ? `${n(total, 2)} ms${b === 'postgres' ? ` (node ${n(g.serverCpuMsPerReq, 2)} + database ${n(g.dbCpuMsPerReq, 2)})` : ''}${total >= PREVIOUS_LIST_CPU_MS ? `; ${n(total - PREVIOUS_LIST_CPU_MS, 2)} ms over` : ''}${scaled(total)}; db-json ${n(djTotal, 2)} ms${scaled(djTotal)}`
+        : not,
+      met: g && full ? total < PREVIOUS_LIST_CPU_MS : null,
+    });
+  }
+  const dj = c.dbJsonToGeneric ?? {};
+  const djc = c.dbJsonToGenericByCpu ?? {};
+  t.push({
+    id: 'list.dbJson',
+    what: 'list page JSON built in the database vs in JavaScript (db-json / generic; > 1: db-json better)',
+    target: '(experiment, no target)',
+    measured: Object.keys(dj).length ? Object.keys(dj).map((id) => `${id}: ${n(dj[id], 3)}x req/s, ${n(djc[id], 3)}x by CPU/req`).join('; ') : not,
     met: null,
   });
   return t;
@@ -148,12 +220,14 @@ export function markdownReport(r: BenchResults): string {
     out.push('|---|---:|---:|---:|---:|---:|---:|');
     for (const [name, label] of [['generic', 'generic metadata route'], ['hand', 'hand-written route (same SQL)'], ['raw', 'raw better-sqlite3 + JSON.stringify, in-process']] as const)
       out.push(`| ${label} | ${n(v[name].reqPerSec)} (${n(v[name].reqPerSecMin)}–${n(v[name].reqPerSecMax)}) | ${n(v[name].p50, 2)} | ${n(v[name].p95, 2)} | ${n(v[name].p99, 2)} | ${n(v[name].serverCpuMsPerReq, 2)} | ${name === 'raw' ? '–' : `${n(v[name].serverCpuBusy * 100, 0)}%`} |`);
+    if (v.dbJson) out.push(`| db-json: the page's JSON built by SQLite (json_group_array), sent as is | ${n(v.dbJson.reqPerSec)} (${n(v.dbJson.reqPerSecMin)}–${n(v.dbJson.reqPerSecMax)}) | ${n(v.dbJson.p50, 2)} | ${n(v.dbJson.p95, 2)} | ${n(v.dbJson.p99, 2)} | ${n(v.dbJson.serverCpuMsPerReq, 2)} | ${n(v.dbJson.serverCpuBusy * 100, 0)}% |`);
     if (v.rawObjects) out.push(`| (information) raw, rows as better-sqlite3 objects | ${n(v.rawObjects.reqPerSec)} (${n(v.rawObjects.reqPerSecMin)}–${n(v.rawObjects.reqPerSecMax)}) | ${n(v.rawObjects.p50, 2)} | ${n(v.rawObjects.p95, 2)} | ${n(v.rawObjects.p99, 2)} | ${n(v.rawObjects.serverCpuMsPerReq, 2)} | – |`);
     out.push('');
     out.push(`Ratios (median of per-round ratios): generic/hand ${n(s.list.ratios.genericToHand, 3)}, hand/raw ${n(s.list.ratios.handToRaw, 3)}, generic/raw ${n(s.list.ratios.genericToRaw, 3)}${s.list.ratios.rawArraysToObjects ? `; rows as arrays vs objects ${n(s.list.ratios.rawArraysToObjects, 2)}x` : ''}. Raw latencies are per call with nothing queued.`);
     if (s.list.singleConnection) out.push(`By server CPU per request: generic/hand ${n(s.list.ratios.genericToHandByCpu, 3)}. One connection alone (nothing queued): generic ${n(s.list.singleConnection.reqPerSec)} req/s, p50 ${n(s.list.singleConnection.p50, 2)} ms, p95 ${n(s.list.singleConnection.p95, 2)} ms, p99 ${n(s.list.singleConnection.p99, 2)} ms.`);
     out.push('');
   }
+  if (s.list?.status === 'ok' && s.list.setups) out.push(...backendsSection(r));
   if (s.ship?.status === 'ok') {
     out.push(`Ship (synchronous=${s.ship.synchronous === 2 ? 'FULL' : s.ship.synchronous}, journal ${s.ship.journalMode}):`);
     out.push('');
@@ -166,6 +240,7 @@ export function markdownReport(r: BenchResults): string {
     out.push('');
     out.push(`Race: 10 clients, ${s.ship.race.calls} calls for ${s.ship.race.openPieces} open pieces of one line → ${s.ship.race.accepted} accepted, ${s.ship.race.refused} refused (409).`);
     out.push('');
+    if (s.ship.setups) out.push(...shipSection(s.ship));
   }
   if (s.sweep?.status === 'ok') {
     out.push(`Sweep: ${s.sweep.cases} list queries (every declared filter with worst-case values, every sort, supplier and internal user), engine time: median ${n(s.sweep.listMs.p50, 2)} ms, p95 ${n(s.sweep.listMs.p95, 1)} ms, max ${n(s.sweep.listMs.max, 1)} ms; ${s.sweep.over50ms} over 50 ms. Slowest:`);
@@ -207,6 +282,70 @@ export function markdownReport(r: BenchResults): string {
   return out.join('\n') + '\n';
 }
 
+const VARIANT_LABELS: Record<string, string> = {
+  generic: 'generic route (JSON built in JavaScript)',
+  dbJson: 'db-json (JSON built by the database)',
+  hand: 'hand-written route',
+  raw: 'floor: statements + JSON.stringify, no HTTP',
+  rawObjects: 'floor, rows as driver objects',
+};
+
+/** Setups side by side: list variants per backend and process count, their ratios, the JSON check, seeding. */
+function backendsSection(r: BenchResults): string[] {
+  const s = r.steps as Record<string, Any>;
+  const l = s.list;
+  const out: string[] = [];
+  const pgs = r.config.postgres?.settings as Record<string, string> | undefined;
+  out.push(`Backends and processes (same query, same data; 10 connections; node CPU = every server process, database CPU = the PostgreSQL postmaster and all its processes, from /proc, per request):`);
+  out.push('');
+  out.push('| setup | variant | req/s (median, min–max) | p50 ms | p95 ms | p99 ms | node CPU ms/req | database CPU ms/req | node busy | database busy |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const [id, x] of Object.entries(l.setups) as [string, Any][]) {
+    for (const [v, m] of Object.entries(x.variants) as [string, Any][]) {
+      if (v === 'hand' || v === 'rawObjects') continue;
+      const db = x.backend === 'postgres';
+      // PostgreSQL's floor keeps 10 calls in flight (a call mostly waits for the database)
+      const label = db && v === 'raw' ? `${VARIANT_LABELS.raw}, 10 in flight` : VARIANT_LABELS[v] ?? v;
+      out.push(`| ${x.label} | ${label} | ${n(m.reqPerSec)} (${n(m.reqPerSecMin)}–${n(m.reqPerSecMax)}) | ${n(m.p50, 2)} | ${n(m.p95, 2)} | ${n(m.p99, 2)} | ${n(m.serverCpuMsPerReq, 2)} | ${db ? n(m.dbCpuMsPerReq, 2) : '(in node)'} | ${n(m.serverCpuBusy * 100, 0)}% | ${db ? `${n(m.dbCpuBusy * 100, 0)}%` : '–'} |`);
+    }
+  }
+  out.push('');
+  const c = l.comparison;
+  const kv = (o: Record<string, unknown> | undefined, d = 3) => Object.entries(o ?? {}).map(([k, v]) => `${k} ${n(v, d)}`).join(', ');
+  out.push(`Ratios (median of per-round ratios): PostgreSQL/SQLite req/s per process: 1 process ${n(c.postgresToSqlite?.oneProcess, 3)}, 2 processes ${n(c.postgresToSqlite?.twoProcesses, 3)}; 2 processes/1, p95: ${kv(c.twoToOneP95)}; req/s: ${kv(c.twoToOneReqPerSec)}; db-json/generic req/s: ${kv(c.dbJsonToGeneric)}; by CPU per request (generic/db-json): ${kv(c.dbJsonToGenericByCpu)}.`);
+  const single = Object.entries(l.setups as Record<string, Any>).filter(([, x]) => x.singleConnection).map(([, x]) => `${x.label} ${n(x.singleConnection.reqPerSec)} req/s, p50 ${n(x.singleConnection.p50, 2)} ms, p95 ${n(x.singleConnection.p95, 2)} ms`);
+  if (single.length) out.push(`One connection alone (generic): ${single.join('; ')}.`);
+  out.push(`Placement: ${Object.values(l.setups as Record<string, Any>).map((x) => `${x.label}: ${x.placement}`).join('; ')}.`);
+  const same = Object.entries(l.setups as Record<string, Any>).filter(([id]) => id !== 'sqlite-1').map(([, x]) => `${x.label} ${x.sameBodyAsSqlite ? 'same bytes' : '**different bytes**'}`);
+  out.push(`The bench page on each setup vs SQLite's: ${same.join(', ')} (${n(l.query.responseBytes / 1000, 0)} kB).`);
+  if (pgs) out.push(`PostgreSQL ${r.machine.postgres ?? ''}: ${Object.entries(pgs).map(([k, v]) => `${k}=${v}`).join(', ')}.`);
+  for (const [b, j] of Object.entries((l.jsonCheck ?? {}) as Record<string, Any>))
+    out.push(`JSON check, ${b}: generic vs db-json on ${j.queries} list queries (every declared filter and sort, supplier and internal staff): ${j.identical} byte-identical (${j.refusedByBoth} of them refused by both), ${j.parseEqual} equal after JSON.parse, ${j.different} different${j.examples.length ? `; e.g. ${j.examples.join('; ')}` : ''}.`);
+  const seed = s.seed;
+  if (seed?.postgres?.status === 'ok')
+    out.push(`Seeding the same data: SQLite ${n(seed.seedMs / 1000, 1)} s (+${n(seed.checkpointMs / 1000, 1)} s checkpoint, ${mb(seed.dbBytes)}), PostgreSQL ${n(seed.postgres.seedMs / 1000, 1)} s (+${n(seed.postgres.vacuumMs / 1000, 1)} s VACUUM, +${n(seed.postgres.checkpointMs / 1000, 1)} s CHECKPOINT, ${mb(seed.postgres.dbBytes)})${seed.postgres.reused ? ' (databases reused; times of their seeding)' : ''}; row counts ${seed.postgres.sameRowCountsAsSqlite ? 'identical' : '**differ**'}.`);
+  else if (seed?.postgres) out.push(`PostgreSQL: ${seed.postgres.note ?? seed.postgres.status}.`);
+  out.push('');
+  return out;
+}
+
+function shipSection(ship: Any): string[] {
+  const out: string[] = [];
+  out.push('Ship per setup (each commit durable; CPU per call around the 1-client and 10-client loops):');
+  out.push('');
+  out.push('| setup | durability | 1 client ships/s | p95 ms | 10 clients ships/s | p50 ms | p95 ms | p99 ms | node CPU ms/call | database CPU ms/call | race |');
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  for (const x of Object.values(ship.setups) as Any[]) {
+    const t = x.tenClients;
+    out.push(`| ${x.label} | ${x.durability} | ${n(x.oneClient.shipsPerSec)} | ${n(x.oneClient.p95, 2)} | ${n(t.shipsPerSec)} | ${n(t.p50, 2)} | ${n(t.p95, 2)} | ${n(t.p99, 2)} | ${n(t.serverCpuMsPerCall, 2)} | ${x.durability.startsWith('fsync') ? n(t.dbCpuMsPerCall, 2) : '(in node)'} | ${x.race.accepted}/${x.race.calls} for ${x.race.openPieces} |`);
+  }
+  out.push('');
+  const c = ship.comparison ?? {};
+  out.push(`PostgreSQL/SQLite ships/s: 1 client ${n(c.postgresToSqlite?.oneClient, 3)}, 10 clients ${n(c.postgresToSqlite?.tenClients, 3)}, 10 clients on 2 processes ${n(c.postgresToSqlite?.tenClientsTwoProcesses, 3)}; 2 processes/1 (10 clients): SQLite ${n(c.twoToOneTenClients?.sqlite, 3)}, PostgreSQL ${n(c.twoToOneTenClients?.postgres, 3)}. Invariant problems: ${ship.invariantProblems.length}.`);
+  out.push('');
+  return out;
+}
+
 /** Problems with the shape of a results file (the smoke test asserts there are none). */
 export function validateResults(r: unknown): string[] {
   const p: string[] = [];
@@ -224,8 +363,19 @@ export function validateResults(r: unknown): string[] {
   if (s.list?.status === 'ok') {
     for (const v of ['generic', 'hand', 'raw']) for (const m of ['reqPerSec', 'p50', 'p95', 'p99']) num(`list.${v}.${m}`, s.list.variants?.[v]?.[m]);
     for (const m of ['genericToHand', 'handToRaw', 'genericToRaw']) num(`list.ratios.${m}`, s.list.ratios?.[m]);
+    if (!s.list.setups || typeof s.list.setups !== 'object') p.push('list.setups');
+    for (const [id, x] of Object.entries((s.list.setups ?? {}) as Record<string, Any>)) {
+      for (const v of ['generic', 'dbJson']) for (const m of ['reqPerSec', 'p50', 'p95', 'p99', 'serverCpuMsPerReq', 'dbCpuMsPerReq', 'totalCpuMsPerReq']) num(`list.setups.${id}.${v}.${m}`, x.variants?.[v]?.[m]);
+      if (typeof x.placement !== 'string') p.push(`list.setups.${id}.placement`);
+    }
+    for (const [b, j] of Object.entries((s.list.jsonCheck ?? {}) as Record<string, Any>)) for (const m of ['queries', 'identical', 'parseEqual', 'different']) num(`list.jsonCheck.${b}.${m}`, j?.[m]);
+    for (const [k, v] of Object.entries((s.list.comparison?.dbJsonToGeneric ?? {}) as Record<string, unknown>)) num(`list.comparison.dbJsonToGeneric.${k}`, v);
   }
-  if (s.ship?.status === 'ok') for (const k of ['oneClient', 'tenClients']) for (const m of ['shipsPerSec', 'p50', 'p95', 'p99']) num(`ship.${k}.${m}`, s.ship[k]?.[m]);
+  if (s.ship?.status === 'ok') {
+    for (const k of ['oneClient', 'tenClients']) for (const m of ['shipsPerSec', 'p50', 'p95', 'p99']) num(`ship.${k}.${m}`, s.ship[k]?.[m]);
+    for (const [id, x] of Object.entries((s.ship.setups ?? {}) as Record<string, Any>))
+      for (const k of ['oneClient', 'tenClients']) for (const m of ['shipsPerSec', 'p95', 'serverCpuMsPerCall', 'dbCpuMsPerCall']) num(`ship.setups.${id}.${k}.${m}`, x[k]?.[m]);
+  }
   if (s.codegen?.status === 'ok') for (const m of ['fullMs', 'watchMs']) num(`codegen.${m}`, s.codegen[m]);
   if (s.startup?.status === 'ok') num('startup.readyMs', s.startup.readyMs);
   if (s.seed?.status === 'ok') num('seed.seedMs', s.seed.seedMs);

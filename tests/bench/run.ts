@@ -1,8 +1,12 @@
 /**
- * npm run bench [-- options]: the benchmark suite. Seeds the demo data at scale (timed), starts
- * the real server in a child process (pinned to CPU 1 when taskset exists; this process, the load
- * generator, takes CPU 0), measures each scenario against its baseline in the same run, and writes
- * tests/bench/results/latest.json (machine-readable) and latest.md (the table), also printed.
+ * npm run bench [-- options]: the benchmark suite. Seeds the demo data at scale (timed) into SQLite
+ * and PostgreSQL, starts the real server in child processes (pinned to CPU 1 when taskset exists;
+ * this process, the load generator, takes CPU 0; with two server processes see setups.ts,
+ * "CPU placement"), measures each scenario against its baseline in the same run, and writes
+ * tests/bench/results/latest.json (machine-readable) and latest.md (the tables), also printed.
+ * The list and ship steps run on four setups side by side: SQLite and PostgreSQL, each with one
+ * server process and with two (node:cluster, as PORTAL_WORKERS=2), and the list step compares the
+ * generic route with the page's JSON built by the database (db-json, server/engine/list-json.ts).
  *
  * Options:
  *   --scale N        demo seed scale (default 1667: 1,000,200 purchase order lines; 1 = 600)
@@ -12,7 +16,13 @@
  *   --db FILE        database file (default data/bench/portal-<scale>.db); --reuse-db keeps an
  *                    existing one instead of seeding again (its seeding time is reported as reused)
  *   --out DIR        where results go (default tests/bench/results)
+ *   --no-pg          leave PostgreSQL out (by default the list and ship steps run on SQLite and on
+ *                    PostgreSQL, each with 1 and 2 server processes, when PostgreSQL is installed)
  *   --smoke          tiny data and short runs: the shape of the results, not their values (npm test)
+ *
+ * PostgreSQL: a durable server started for the run (tests/support/postgres.ts, startDurableCluster:
+ * fsync and synchronous_commit on, shared_buffers 1GB, ...), its data in <db>.pg/ (kept for
+ * --reuse-db; a smoke run uses a temporary folder), the bench database seeded with the same data.
  */
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -21,6 +31,7 @@ import Database from 'better-sqlite3';
 import { ROOT, canPin, pinSelf, round } from './lib.ts';
 import { evaluateTargets, markdownReport, type BenchResults, type StepResult } from './report.ts';
 import { seedStep, startupStep, listStep, sweepStep, shipStep, exportStep, codegenStep, type Ctx } from './steps.ts';
+import { pgDataDir, pgSeedInfoFile, readSeedInfo, startBenchPostgres, type BenchPostgres } from './setups.ts';
 import { uiRenderStep, bundleStep } from './ui.ts';
 
 const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'export', 'codegen', 'ui', 'bundle'] as const;
@@ -44,6 +55,7 @@ function parseArgs(argv: string[]) {
     only: new Set<Step>(only ?? STEPS),
     db: resolve(get('db') ?? join(ROOT, 'data', 'bench', `portal-${scale}.db`)),
     reuseDb: argv.includes('--reuse-db'),
+    noPg: argv.includes('--no-pg'),
     out: resolve(get('out') ?? join(ROOT, 'tests', 'bench', 'results')),
   };
 }
@@ -57,9 +69,11 @@ export async function main(argv: string[]): Promise<BenchResults> {
   if (pinned) pinSelf(0);
   const work = mkdtempSync(join(tmpdir(), 'portal-bench-'));
   const sqliteVersion = (new Database(':memory:').prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
-  const ctx: Ctx = { ...opts, work, serverCpu: pinned ? 1 : undefined, log: (s: string) => process.stderr.write(`bench: ${s}\n`) };
+  const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+  const ctx: Ctx = { ...opts, work, serverCpu: pinned ? 1 : undefined, pinned, pg: null, log };
   const steps: Record<string, StepResult> = {};
   const t0 = performance.now();
+  let pgInfo: Record<string, unknown> = { note: 'not started' };
   const run = async (name: Step, f: () => Promise<StepResult>) => {
     // a reused database is still checked against the metadata (and its seeding figures read back)
     if (!opts.only.has(name) && !(name === 'seed' && opts.reuseDb)) return;
@@ -78,7 +92,15 @@ export async function main(argv: string[]): Promise<BenchResults> {
   };
 
   try {
+    if (opts.noPg) ctx.pgNote = 'left out (--no-pg)';
+    else if (opts.only.has('seed') || opts.only.has('list') || opts.only.has('ship') || opts.reuseDb) {
+      // a smoke run's tiny data needs no big buffer cache
+      ctx.pg = await startPostgres(ctx, opts.smoke ? undefined : pgDataDir(opts.db), opts.smoke ? { shared_buffers: '128MB' } : {});
+      pgInfo = ctx.pg ? { startMs: round(ctx.pg.startMs), dataDir: ctx.pg.cluster.dir, clusterReused: ctx.pg.cluster.reused, settings: ctx.pg.cluster.settings } : { note: ctx.pgNote };
+    }
     await run('seed', () => seedStep(ctx));
+    // without a seed step this run, a database seeded at this scale by an earlier one
+    ctx.pgSeeded = !!ctx.pg && (steps.seed ? (steps.seed.postgres as { status?: string } | undefined)?.status === 'ok' : readSeedInfo(pgSeedInfoFile(opts.db))?.scale === opts.scale && ctx.pg.cluster.reused);
     if (!existsSync(opts.db)) throw new Error(`no database at ${opts.db} (run the seed step)`);
     await run('startup', () => startupStep(ctx));
     await run('list', () => listStep(ctx));
@@ -89,7 +111,10 @@ export async function main(argv: string[]): Promise<BenchResults> {
     await run('ui', () => uiRenderStep(ctx));
     await run('bundle', () => bundleStep(ctx));
   } finally {
-    await ctx.shared?.stop();
+    // every server once (a smoke run's SQLite setup is the shared server)
+    for (const server of new Set([ctx.shared, ...[...(ctx.running?.values() ?? [])].map((r) => r.server)])) await server?.stop();
+    await ctx.pg?.stop();
+    if (ctx.bundle) rmSync(ctx.bundle, { force: true });
     rmSync(work, { recursive: true, force: true });
   }
 
@@ -103,10 +128,11 @@ export async function main(argv: string[]): Promise<BenchResults> {
       memGiB: round(totalmem() / 2 ** 30, 1),
       node: process.version,
       sqlite: sqliteVersion,
+      postgres: ctx.pg?.version ?? null,
       platform: `${process.platform} ${process.arch}`,
       pinned,
     },
-    config: { scale: opts.scale, rounds: opts.rounds, durationS: opts.duration, warmupS: opts.warmup, connections: 10, smoke: opts.smoke, db: opts.db, dbBytes: existsSync(opts.db) ? statSync(opts.db).size : 0 },
+    config: { scale: opts.scale, rounds: opts.rounds, durationS: opts.duration, warmupS: opts.warmup, connections: 10, smoke: opts.smoke, db: opts.db, dbBytes: existsSync(opts.db) ? statSync(opts.db).size : 0, postgres: pgInfo },
     steps,
     targets: [],
   };
@@ -117,6 +143,20 @@ export async function main(argv: string[]): Promise<BenchResults> {
   writeFileSync(join(opts.out, 'latest.md'), md);
   process.stdout.write(md);
   return results;
+}
+
+/** The bench's PostgreSQL, or null with ctx.pgNote saying why (not installed; failed to start: reported, not fatal). */
+async function startPostgres(ctx: Ctx, dataDir: string | undefined, settings: Record<string, string>): Promise<BenchPostgres | null> {
+  try {
+    const pg = await startBenchPostgres(dataDir, settings);
+    if (!pg) ctx.pgNote = 'PostgreSQL is not installed (no initdb/pg_ctl found; see tests/support/postgres.ts)';
+    else ctx.log(`PostgreSQL started in ${round(pg.startMs / 1000, 1)} s (${pg.cluster.dir}${pg.cluster.reused ? ', existing data' : ''})`);
+    return pg;
+  } catch (err) {
+    ctx.pgNote = `PostgreSQL failed to start: ${(err as Error).message.split('\n')[0]}`;
+    ctx.log(ctx.pgNote);
+    return null;
+  }
 }
 
 // `npm run bench` runs this file; tests import main() from it

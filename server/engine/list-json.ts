@@ -1,0 +1,133 @@
+/**
+ * A list page as JSON built by the database itself: the page statement of Engine.listStatements
+ * wrapped in a query that returns one row, `{ body, n }`, where `body` is the page's JSON array
+ * as text (sent as is: no row objects in JavaScript, no serialiser) and `n` the number of rows (a
+ * full page still needs the bounded count, as Engine.list does).
+ *
+ * The text is meant to be byte for byte what the generic route sends for the same page (records
+ * through Fastify's response-schema serialiser): keys in field order, booleans as true/false,
+ * numbers as numbers, null for nulls. Per dialect that takes:
+ *  - SQLite: json_group_array(json_object(...)). Booleans are stored 0/1 and become JSON
+ *    true/false through json('true')/json('false'), written inside json_object's own argument list
+ *    (a JSON subtype does not survive a subquery column). A REAL that holds a whole number prints
+ *    as `2.0` in SQLite's JSON and `2` in JavaScript: decimals are cast to INTEGER when whole.
+ *  - PostgreSQL: row_to_json per row, joined by string_agg with ',' (json_agg would put ", \n "
+ *    between rows: the same JSON, not the same bytes). TIMESTAMPTZ becomes the ISO text the driver
+ *    gives the engine (`2026-11-22T10:00:00.000Z`, not row_to_json's `+00:00` form), NUMERIC a
+ *    float8, which prints as JavaScript prints the Number the driver makes of it (`1.5`, not
+ *    `1.5000`). Microseconds are cut to milliseconds on both paths (to_char's MS, Date).
+ * Left as they are (same value, not the same bytes): numbers JavaScript writes in exponent form
+ * (1e21, 1e-7; SQLite writes 1.0e+21, PostgreSQL 1e-07).
+ *
+ * The rows are aggregated in the order the page's subquery delivers them (its ORDER BY ... LIMIT):
+ * neither database reorders the rows of a subquery feeding a single aggregate without GROUP BY
+ * (PostgREST builds its answers the same way). The bench checks the bytes against the generic
+ * route on every declared list query (tests/bench/steps.ts, JSON check).
+ *
+ * Private fields never appear: the page statement selects visible fields only (selectList).
+ */
+import type { CompiledEntity, CompiledField } from '../../codegen/runtime/model.ts';
+import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
+import type { Engine, ListStatements } from './engine.ts';
+import type { SqlPart } from './access.ts';
+import type { Principal } from './principal.ts';
+import { COUNT_LOOKAHEAD, contentRange } from './query.ts';
+
+/** The fields of a record as the generic route sends them, in that order. */
+const visibleFields = (e: CompiledEntity): CompiledField[] => e.fieldOrder.filter((n) => !e.fields[n].private).map((n) => e.fields[n]);
+
+/** One field of row `t` as a SQLite JSON value that prints like the generic route's. */
+function sqliteValue(f: CompiledField): string {
+  const c = `t.${quote(f.name)}`;
+  switch (f.type) {
+    case 'boolean':
+      return `CASE WHEN ${c} IS NULL THEN NULL WHEN ${c} = 1 THEN json('true') ELSE json('false') END`;
+    case 'decimal':
+      return `CASE WHEN ${c} = CAST(${c} AS INTEGER) THEN CAST(${c} AS INTEGER) ELSE ${c} END`;
+    default:
+      return c;
+  }
+}
+
+/** One field of row `t` as a PostgreSQL column whose row_to_json form matches the generic route's. */
+function postgresColumn(f: CompiledField): string {
+  const c = `t.${quote(f.name)}`;
+  switch (f.type) {
+    case 'datetime':
+      return `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${quote(f.name)}`;
+    case 'decimal':
+      return `${c}::float8 AS ${quote(f.name)}`;
+    default:
+      return c;
+  }
+}
+
+const cache = new WeakMap<CompiledEntity, Map<string, string>>();
+
+/** The projection part of the JSON query, per entity and dialect (the page SQL varies, this does not). */
+function projection(e: CompiledEntity, d: Dialect): string {
+  let byDialect = cache.get(e);
+  if (!byDialect) cache.set(e, (byDialect = new Map()));
+  let p = byDialect.get(d.name);
+  if (!p) {
+    const fields = visibleFields(e);
+    p =
+      d.name === 'sqlite'
+        ? `json_object(${fields.map((f) => `'${f.name}', ${sqliteValue(f)}`).join(', ')})`
+        : fields.map(postgresColumn).join(', ');
+    byDialect.set(d.name, p);
+  }
+  return p;
+}
+
+/**
+ * The statement that returns the page of `st` as one row `{ body: string, n: number }`, with the
+ * page statement's own parameters.
+ */
+export function listJsonStatement(st: Pick<ListStatements, 'page'>, e: CompiledEntity, d: Dialect): SqlPart {
+  const page = st.page.sql;
+  const sql =
+    d.name === 'sqlite'
+      ? `SELECT json_group_array(${projection(e, d)}) AS body, COUNT(*) AS n FROM (${page}) t`
+      : // ::text: node-postgres would parse a json column back into objects
+        `SELECT COALESCE('[' || string_agg(row_to_json(j)::text, ',') || ']', '[]') AS body, COUNT(*) AS n FROM (SELECT ${projection(e, d)} FROM (${page}) t) j`;
+  return { sql, params: st.page.params };
+}
+
+/** A list page as the database wrote it, and what Content-Range needs. */
+export interface JsonPage {
+  /** the JSON array of the page's records, as text */
+  body: string;
+  /** records in `body` */
+  count: number;
+  total: number;
+  totalIsLowerBound: boolean;
+  start: number;
+  end: number;
+}
+
+/**
+ * Engine.list with the JSON built by the database: the same statements, scope and checks
+ * (listStatements), the same bounded count, the same answer.
+ */
+export async function listJson(engine: Engine, p: Principal | null, e: CompiledEntity, query: Record<string, unknown>): Promise<JsonPage> {
+  const st = engine.listStatements(p, e, query);
+  const j = listJsonStatement(st, e, engine.d);
+  const row = (await engine.db.get<{ body: string; n: number }>(j.sql, j.params))!;
+  const count = Number(row.n);
+  let total: number;
+  let totalIsLowerBound = false;
+  // as Engine.list: a short page is the last one; a full one needs the bounded count
+  if (count > 0 && count < st.end - st.start + 1) total = st.start + count;
+  else if (count === 0 && st.start === 0) total = 0;
+  else {
+    const n = Number((await engine.db.get<{ n: number }>(st.count.sql, st.count.params))!.n);
+    const cap = st.start + COUNT_LOOKAHEAD;
+    totalIsLowerBound = n > cap;
+    total = totalIsLowerBound ? cap : n;
+  }
+  return { body: row.body, count, total, totalIsLowerBound, start: st.start, end: count ? st.start + count - 1 : st.start };
+}
+
+/** The Content-Range header of a JSON page (contentRange of query.ts reads only the record count). */
+export const jsonContentRange = (resource: string, r: JsonPage): string => contentRange(resource, { ...r, records: { length: r.count } as unknown[] });
