@@ -3,41 +3,15 @@
  * is broken in one place and codegen must name the file, the JSON pointer and what it expected; the
  * generated schemas, both validators and the DDL follow the declared ranges.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { runCodegen } from '../../codegen/index.ts';
+import { describe, expect, it } from 'vitest';
+import { useMetadataCopy } from './metadata-copy.ts';
 import { SchemaValidator } from '../../codegen/runtime/validation.ts';
 import { validateLite } from '../../codegen/runtime/validate-lite.ts';
 import { decimalLimit, numericRange } from '../../codegen/runtime/field-schema.ts';
 import type { JsonSchema } from '../../codegen/runtime/field-schema.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-let dir: string;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'codegen-ranges-'));
-  cpSync(join(ROOT, 'metadata'), join(dir, 'metadata'), { recursive: true });
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-function edit(file: string, fn: (j: Json) => void): void {
-  const p = join(dir, 'metadata', file);
-  const j = JSON.parse(readFileSync(p, 'utf8')) as Json;
-  fn(j);
-  writeFileSync(p, JSON.stringify(j, null, 2));
-}
-async function errorsOf(): Promise<string[]> {
-  const r = await runCodegen(join(dir, 'metadata'), dir);
-  return r.errors.map((e) => e.message);
-}
-async function expectError(file: string, pointer: string, text: RegExp): Promise<void> {
-  const errs = await errorsOf();
-  const hit = errs.find((m) => m.startsWith(`metadata/${file}#${pointer}:`) && text.test(m));
-  expect(hit, `expected an error at metadata/${file}#${pointer} matching ${text}; got:\n${errs.join('\n')}`).toBeTruthy();
-}
+const m = useMetadataCopy('codegen-ranges-');
+const { edit, expectError } = m;
 
 describe('codegen: every numeric field declares its range', () => {
   it('an integer field without a maximum', async () => {
@@ -130,7 +104,7 @@ describe('codegen: every numeric field declares its range', () => {
   });
 
   it('the engine\'s own columns (id, version, ...) declare none and are not asked to', async () => {
-    const r = await runCodegen(join(dir, 'metadata'), dir);
+    const r = await m.run();
     const order = r.model?.entities.order;
     expect(order?.fields.id).not.toHaveProperty('maximum');
     expect(order?.fields.version).not.toHaveProperty('maximum');
@@ -139,7 +113,7 @@ describe('codegen: every numeric field declares its range', () => {
 
 describe('the generated schemas, validators and DDL follow the ranges', () => {
   it('schemas carry minimum and maximum; a decimal\'s come from precision and scale', async () => {
-    const r = await runCodegen(join(dir, 'metadata'), dir);
+    const r = await m.run();
     expect(r.errors.map((e) => e.message)).toEqual([]);
     const schemas = JSON.parse(r.files!.get('admin/src/generated/schemas.json')!);
     expect(schemas.stockAdjustment.create.properties.adjustQty).toMatchObject({ type: 'integer', minimum: -99_999_999, maximum: 99_999_999, allOf: [{ $comment: 'rule:nonZero', not: { const: 0 } }] });
@@ -161,7 +135,7 @@ describe('the generated schemas, validators and DDL follow the ranges', () => {
   });
 
   it('ajv and the browser validator both refuse zero and out-of-range values, with the same errors', async () => {
-    const r = await runCodegen(join(dir, 'metadata'), dir);
+    const r = await m.run();
     const server = new SchemaValidator(r.model!);
     const create = JSON.parse(r.files!.get('admin/src/generated/schemas.json')!).stockAdjustment.create as JsonSchema;
     const body = (adjustQty: unknown) => ({ partsCode: 'P', adjustQty, reason: 'r' });
@@ -182,7 +156,7 @@ describe('the generated schemas, validators and DDL follow the ranges', () => {
   });
 
   it('new tables get a CHECK per numeric column; PostgreSQL uses INTEGER where the range fits 32 bits', async () => {
-    const r = await runCodegen(join(dir, 'metadata'), dir);
+    const r = await m.run();
     const sqlite = r.files!.get('server/generated/schema.sql')!;
     const pg = r.files!.get('server/generated/schema.postgres.sql')!;
     expect(sqlite).toContain('"adjust_qty" INTEGER NOT NULL CHECK ("adjust_qty" IS NULL OR "adjust_qty" BETWEEN -99999999 AND 99999999)');
