@@ -80,11 +80,10 @@ export default async function totpRoutes(app: FastifyInstance, opts: TotpRouteOp
     return { status: 200, data: { secret, uri, qrCode: await qrCodeDataUrl(uri) } };
   });
 
-  app.post('/supplierApi/accountInfo/totp/enable', {
-    preHandler: guard,
-    config: { rateLimit: {} },
-    schema: { body: body({ code: { type: 'string', maxLength: 64 } }) },
-  }, async (req, reply) => {
+  /** enable and disable both take one code, behind the same guard and per-address limit */
+  const codeRoute = { preHandler: guard, config: { rateLimit: {} }, schema: { body: body({ code: { type: 'string', maxLength: 64 } }) } };
+
+  app.post('/supplierApi/accountInfo/totp/enable', codeRoute, async (req, reply) => {
     const p = req.principal!;
     const { code } = req.body as { code: string };
     const s = await mfaState(db, p.accountId);
@@ -109,11 +108,7 @@ export default async function totpRoutes(app: FastifyInstance, opts: TotpRouteOp
     return { status: 200, message: translate(req.locale, 'message.mfaEnabled'), data: { recoveryCodes } };
   });
 
-  app.post('/supplierApi/accountInfo/totp/disable', {
-    preHandler: guard,
-    config: { rateLimit: {} },
-    schema: { body: body({ code: { type: 'string', maxLength: 64 } }) },
-  }, async (req, reply) => {
+  app.post('/supplierApi/accountInfo/totp/disable', codeRoute, async (req, reply) => {
     const p = req.principal!;
     const { code } = req.body as { code: string };
     const s = await mfaState(db, p.accountId);

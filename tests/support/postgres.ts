@@ -234,19 +234,28 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       if (stopped) return;
       stopped = true;
       process.removeListener('exit', onExit);
-      const res = await run(bin, 'pg_ctl', ['-D', dir, '-m', 'immediate', 'stop'], dir);
-      if (!res.ok) {
-        // Fine if the server was already gone; deleting the folder under a live server is not.
-        const status = await run(bin, 'pg_ctl', ['-D', dir, 'status'], dir);
-        if (/server is running/.test(status.output)) {
-          stopped = false; // let a later stop() try again
-          process.once('exit', onExit);
-          throw new Error(`throw-away PostgreSQL: pg_ctl stop failed\n${res.output}\n--- log (tail) ---\n${logTail(dir)}`);
-        }
+      try {
+        await pgCtlStop(bin, dir, 'immediate', 'throw-away PostgreSQL');
+      } catch (err) {
+        stopped = false; // let a later stop() try again
+        process.once('exit', onExit);
+        throw err;
       }
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Stops the server in `dir` (`immediate`: nothing to keep; `fast`: a checkpoint first). A server
+ * that was already gone is fine; one still running afterwards is an error (its folder must not be
+ * deleted under it).
+ */
+async function pgCtlStop(bin: string, dir: string, mode: 'immediate' | 'fast', label: string): Promise<void> {
+  const res = await run(bin, 'pg_ctl', ['-D', dir, '-m', mode, 'stop'], dir);
+  if (res.ok) return;
+  const status = await run(bin, 'pg_ctl', ['-D', dir, 'status'], dir);
+  if (/server is running/.test(status.output)) throw new Error(`${label}: pg_ctl stop failed\n${res.output}\n--- log (tail) ---\n${logTail(dir)}`);
 }
 
 /** A user-supplied server wins (e.g. a CI service container); otherwise start a throw-away one. */
@@ -410,14 +419,12 @@ export async function startDurableCluster(opts: DurableClusterOptions = {}): Pro
       if (stopped) return;
       stopped = true;
       process.removeListener('exit', onExit);
-      const res = await run(bin, 'pg_ctl', ['-D', dir, '-m', 'fast', 'stop'], dir);
-      if (!res.ok) {
-        const status = await run(bin, 'pg_ctl', ['-D', dir, 'status'], dir);
-        if (/server is running/.test(status.output)) {
-          stopped = false;
-          process.once('exit', onExit);
-          throw new Error(`PostgreSQL (${dir}): pg_ctl stop failed\n${res.output}\n--- log (tail) ---\n${logTail(dir)}`);
-        }
+      try {
+        await pgCtlStop(bin, dir, 'fast', `PostgreSQL (${dir})`);
+      } catch (err) {
+        stopped = false;
+        process.once('exit', onExit);
+        throw err;
       }
       if (temporary) rmSync(dir, { recursive: true, force: true });
     },
