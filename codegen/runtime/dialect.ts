@@ -104,6 +104,11 @@ function systemTables(autoId: string, bigint: string): string[] {
     `CREATE TABLE IF NOT EXISTS _rate_counters (key TEXT PRIMARY KEY, window_start ${bigint} NOT NULL, hits ${bigint} NOT NULL)`,
     // uploaded files when they live in the database (PostgreSQL: reachable from every process and machine)
     `CREATE TABLE IF NOT EXISTS _files (name TEXT PRIMARY KEY, data ${bigint === 'BIGINT' ? 'BYTEA' : 'BLOB'} NOT NULL, size ${bigint} NOT NULL, created_at TEXT NOT NULL)`,
+    // e-mails waiting to be sent (server/mail/): written in the transaction of the change that causes
+    // them, so a rolled-back change sends nothing and a committed one loses nothing. Private: the
+    // variables may hold an initial password or a reset link, so no resource or screen reads it.
+    `CREATE TABLE IF NOT EXISTS _mail_queue (id ${autoId}, template TEXT NOT NULL, account_id ${bigint} NOT NULL, vars TEXT NOT NULL, status TEXT NOT NULL, attempts ${bigint} NOT NULL, next_attempt_at TEXT NOT NULL, created_at TEXT NOT NULL, sent_at TEXT, last_error TEXT)`,
+    `CREATE INDEX IF NOT EXISTS ix_mail_queue_due ON _mail_queue (status, next_attempt_at)`,
   ];
 }
 
