@@ -40,7 +40,7 @@ import {
 interface RawField {
   type: FieldType; labelKey?: string; maxLength?: number; precision?: number; scale?: number; minimum?: number; maximum?: number;
   codeTable?: string; ref?: string; required?: boolean; unique?: boolean; default?: unknown; readOnly?: boolean; createOnly?: boolean;
-  private?: boolean; rules?: string[]; index?: boolean; filter?: FilterOp[]; sort?: boolean; search?: boolean;
+  private?: boolean; rules?: string[]; index?: boolean; filter?: FilterOp[]; sort?: boolean; search?: boolean; identifier?: boolean;
   autoNumber?: { prefix: string; digits: number }; sessionDefault?: CompiledField['sessionDefault'];
 }
 interface RawAction {
@@ -316,6 +316,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
     // every integer declares its range, every decimal its precision and scale (numeric-ranges.ts)
     checkNumericRange(file, p, base[0] === 'actions' ? `input "${name}" of action "${base[1]}"` : `field "${name}"`, f, err);
     if (f.autoNumber && f.type !== 'string') err(file, `${p}/autoNumber`, `autoNumber is only for string fields`);
+    if (f.identifier && f.type !== 'string') err(file, `${p}/identifier`, `identifier is only for string fields (a column as wide as maxLength characters)`);
     if (f.autoNumber && f.maxLength && f.autoNumber.prefix.length + 8 + f.autoNumber.digits > f.maxLength) err(file, `${p}/autoNumber`, `prefix + date + ${f.autoNumber.digits} digits do not fit maxLength ${f.maxLength}`);
     if (f.type === 'code') {
       if (!f.codeTable) err(file, p, `code field "${name}" needs a codeTable`);
@@ -358,6 +359,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       sort: !!f.sort,
       search: !!f.search,
       system: false,
+      ...(f.identifier || f.autoNumber ? { identifier: true } : {}),
       ...(f.autoNumber ? { autoNumber: f.autoNumber } : {}),
       ...(f.sessionDefault ? { sessionDefault: f.sessionDefault } : {}),
     };

@@ -43,6 +43,8 @@ export interface CompiledField {
   search: boolean;
   /** id, version and audit columns the engine adds itself */
   system: boolean;
+  /** a value users tell records apart by (declared, or an autoNumber field): lists never cut it off */
+  identifier?: true;
   autoNumber?: { prefix: string; digits: number };
   sessionDefault?: 'userId' | 'userName' | 'supplierCode' | 'supplierName' | 'warehouseCode' | 'now';
 }

@@ -69,6 +69,18 @@ describe('codegen cross-reference checks', () => {
     await expectError('entities/notice.json', '/fields/summary', /no label; expected one of the keys "field.notice.summary", "field.common.summary"/);
   });
 
+  it('an identifier that is not a string field', async () => {
+    edit('entities/notice.json', (j) => (j.fields.status.identifier = true));
+    await expectError('entities/notice.json', '/fields/status/identifier', /identifier is only for string fields/);
+  });
+
+  it('identifier fields and autoNumber fields are identifiers in the compiled model', async () => {
+    const meta = JSON.parse(readFileSync(join(ROOT, 'admin/src/generated/metadata.json'), 'utf8')) as { entities: Record<string, { fields: Record<string, { identifier?: boolean }> }> };
+    expect(meta.entities.order.fields.orderNo.identifier).toBe(true);
+    expect(meta.entities.stockAdjustment.fields.billNo.identifier).toBe(true); // autoNumber
+    expect(meta.entities.order.fields.orderType.identifier).toBeUndefined();
+  });
+
   it('unknown role', async () => {
     edit('screens/notice-list.json', (j) => (j.roles = ['sysadmin']));
     await expectError('screens/notice-list.json', '/roles/0', /meta-schema/);
