@@ -4,6 +4,7 @@
  * password change of a 602 account and the 401 dialog (spec points 2, 4, 6, 8).
  */
 import { expect, test } from '@playwright/test';
+import { parseHex, sidebarShadeOf, textShadeOf } from '../../admin/src/layout/contrast.ts';
 import { PASSWORD, login, loginPage, logout, menuPaths, openSettings, openViaMenu, tag, tagMenu, tagPaths, tags, tokenOf } from './pages/shell.ts';
 
 /** Role user's menu (supplier and internal staff), in menu order; groups with one entry show it directly. */
@@ -277,14 +278,16 @@ test.describe('settings and language', () => {
     await expect(page.getByTestId('sidebar-logo')).toHaveCount(0);
     await expect(page.getByTestId('header')).toHaveAttribute('data-fixed', 'false');
     const active = page.locator('[data-testid="menu-item"][data-path="/dashboard"]');
-    await expect(active).toHaveCSS('color', 'rgb(245, 34, 45)');
+    // text in the theme colour is drawn in its shade readable on its background (AA contrast)
+    const rgb = (hex: string) => `rgb(${parseHex(hex).join(', ')})`;
+    await expect(active).toHaveCSS('color', rgb(sidebarShadeOf('#f5222d')));
     panel = await openSettings(page);
     await expect(panel.getByTestId('theme-color-f5222d')).toHaveAttribute('aria-pressed', 'true');
     await expect(panel.getByTestId('setting-tagsView')).not.toBeChecked();
     await page.keyboard.press('Escape');
 
     await logout(page);
-    await expect(page.getByTestId('login-submit')).toHaveCSS('background-color', 'rgb(245, 34, 45)');
+    await expect(page.getByTestId('login-submit')).toHaveCSS('background-color', rgb(textShadeOf('#f5222d')));
 
     await login(page, 'sup01');
     panel = await openSettings(page);

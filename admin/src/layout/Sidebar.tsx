@@ -2,10 +2,14 @@
  * The sidebar (spec 2): logo, then the menu built from the screens the user may open. Groups are
  * collapsible with one open at a time (the group of the current page opens by itself). Collapsed,
  * only icons show and a group opens its entries in a popup menu.
+ *
+ * The menu is a valid list (every entry an <li>, a group's entries a nested list in its <li>), and
+ * a label longer than the sidebar wraps onto a second line instead of being cut off. The selected
+ * entry is drawn in the theme colour's shade that is readable on the dark menu (contrast.ts).
  */
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { Box, Collapse, List, ListItemButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
+import { Box, Collapse, List, ListItem, ListItemButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import LocalShipping from '@mui/icons-material/LocalShipping';
@@ -15,7 +19,7 @@ import { useUser } from '../providers/hooks.ts';
 import { HOME_PATH, menuPathOf, screenForPath } from '../routing/routeTable.ts';
 import { NavIcon } from './icons.tsx';
 import { buildMenu, groupOf, type MenuGroup, type MenuLeaf } from './menuModel.ts';
-import { SIDEBAR_BG, SIDEBAR_SUB_BG, SIDEBAR_TEXT } from './theme.ts';
+import { SIDEBAR_BG, SIDEBAR_SUB_BG, SIDEBAR_TEXT, sidebarShadeOf } from './theme.ts';
 import { useSettings } from './settings.tsx';
 
 export const LOGO_HEIGHT = 50;
@@ -26,46 +30,61 @@ interface SidebarProps {
   onNavigate?: () => void;
 }
 
-const itemSx = (depth: number, collapsed: boolean) => ({
+const itemSx = (depth: number, collapsed: boolean, selectedColor: string) => ({
   minHeight: 48,
   pl: collapsed ? 2 : 2.5 + depth * 2,
   color: SIDEBAR_TEXT,
   bgcolor: depth ? SIDEBAR_SUB_BG : 'transparent',
   '&:hover': { bgcolor: 'rgba(0,0,0,0.2)' },
-  '&.Mui-selected, &.Mui-selected:hover': { color: 'primary.main', bgcolor: depth ? SIDEBAR_SUB_BG : 'transparent' },
+  '&.Mui-selected, &.Mui-selected:hover': { color: selectedColor, bgcolor: depth ? SIDEBAR_SUB_BG : 'transparent' },
   '& .MuiListItemIcon-root': { color: 'inherit', minWidth: collapsed ? 0 : 36 },
 });
 
+/** a long label wraps (two lines fit the 48 px entry) rather than being cut off */
+const LABEL_PROPS = { primary: { fontSize: 14, lineHeight: 1.3, sx: { overflowWrap: 'anywhere' } } } as const;
+
+/** the theme colour as the selected entry's text, readable on the dark menu */
+function useSelectedColor(): string {
+  const { settings } = useSettings();
+  return useMemo(() => sidebarShadeOf(settings.themeColor), [settings.themeColor]);
+}
+
 function Leaf({ item, depth, active, collapsed, onNavigate }: { item: MenuLeaf; depth: number; active: boolean; collapsed: boolean; onNavigate?: () => void }) {
   const translate = useTranslate();
+  const selectedColor = useSelectedColor();
   const label = translate(item.titleKey);
   const button = (
-    <ListItemButton component={RouterLink} to={item.path} selected={active} onClick={onNavigate} title={collapsed ? undefined : label} sx={itemSx(depth, collapsed)} data-testid="menu-item" data-path={item.path} aria-current={active ? 'page' : undefined}>
+    <ListItemButton component={RouterLink} to={item.path} selected={active} onClick={onNavigate} sx={itemSx(depth, collapsed, selectedColor)} data-testid="menu-item" data-path={item.path} aria-current={active ? 'page' : undefined}>
       <ListItemIcon>
         <NavIcon name={item.icon} />
       </ListItemIcon>
-      {!collapsed && <ListItemText primary={label} slotProps={{ primary: { noWrap: true, fontSize: 14 } }} />}
+      {!collapsed && <ListItemText primary={label} slotProps={LABEL_PROPS} />}
     </ListItemButton>
   );
-  return collapsed ? (
-    <Tooltip title={label} placement="right">
-      {button}
-    </Tooltip>
-  ) : (
-    button
+  return (
+    <ListItem disablePadding sx={{ display: 'block' }}>
+      {collapsed ? (
+        <Tooltip title={label} placement="right">
+          {button}
+        </Tooltip>
+      ) : (
+        button
+      )}
+    </ListItem>
   );
 }
 
 function Group({ group, open, onToggle, activePath, collapsed, onNavigate }: { group: MenuGroup; open: boolean; onToggle: () => void; activePath: string; collapsed: boolean; onNavigate?: () => void }) {
   const translate = useTranslate();
+  const selectedColor = useSelectedColor();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const containsActive = group.items.some((i) => i.path === activePath);
   const label = translate(group.titleKey);
   if (collapsed) {
     return (
-      <>
+      <ListItem disablePadding sx={{ display: 'block' }}>
         <Tooltip title={label} placement="right">
-          <ListItemButton onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)} selected={containsActive} sx={itemSx(0, true)} data-testid="menu-group" data-key={group.key}>
+          <ListItemButton onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)} selected={containsActive} sx={itemSx(0, true, selectedColor)} data-testid="menu-group" data-key={group.key} aria-label={label} aria-haspopup="menu">
             <ListItemIcon>
               <NavIcon name={group.icon} />
             </ListItemIcon>
@@ -78,16 +97,16 @@ function Group({ group, open, onToggle, activePath, collapsed, onNavigate }: { g
             </MenuItem>
           ))}
         </Menu>
-      </>
+      </ListItem>
     );
   }
   return (
-    <>
-      <ListItemButton onClick={onToggle} sx={{ ...itemSx(0, false), ...(containsActive ? { color: '#fff' } : {}) }} data-testid="menu-group" data-key={group.key} aria-expanded={open}>
+    <ListItem disablePadding sx={{ display: 'block' }}>
+      <ListItemButton onClick={onToggle} sx={{ ...itemSx(0, false, selectedColor), ...(containsActive ? { color: '#fff' } : {}) }} data-testid="menu-group" data-key={group.key} aria-expanded={open}>
         <ListItemIcon>
           <NavIcon name={group.icon} />
         </ListItemIcon>
-        <ListItemText primary={label} slotProps={{ primary: { noWrap: true, fontSize: 14 } }} />
+        <ListItemText primary={label} slotProps={LABEL_PROPS} />
         {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
       </ListItemButton>
       <Collapse in={open} timeout="auto">
@@ -97,15 +116,17 @@ function Group({ group, open, onToggle, activePath, collapsed, onNavigate }: { g
           ))}
         </List>
       </Collapse>
-    </>
+    </ListItem>
   );
 }
 
 export function Logo({ collapsed }: { collapsed: boolean }) {
   const translate = useTranslate();
+  const { settings } = useSettings();
   return (
     <Box component={RouterLink} to={HOME_PATH} data-testid="sidebar-logo" sx={{ height: LOGO_HEIGHT, display: 'flex', alignItems: 'center', justifyContent: collapsed ? 'center' : 'flex-start', gap: 1.25, px: collapsed ? 0 : 2, bgcolor: '#2b2f3a', color: '#fff', textDecoration: 'none', flexShrink: 0 }}>
-      <LocalShipping sx={{ color: 'primary.main' }} />
+      {/* an icon carries no text: the theme colour itself */}
+      <LocalShipping sx={{ color: settings.themeColor }} />
       {!collapsed && (
         <Typography noWrap sx={{ fontWeight: 600, fontSize: 15 }}>
           {translate(metadata.app.titleKey)}

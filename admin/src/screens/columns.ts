@@ -1,6 +1,7 @@
 /**
  * Metadata columns -> LeanTable columns: translated labels, one formatter per column (code labels,
- * yyyy-MM-dd dates, money), alignment and width. Rebuilt only when the language changes.
+ * yyyy-MM-dd dates, money), alignment and width (from the field's type and maxLength, format.ts;
+ * identifier columns also widen to their longest value). Rebuilt only when the language changes.
  */
 import { useMemo } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
@@ -23,7 +24,8 @@ export function buildColumns(
     return {
       key: name,
       label,
-      width: c.width ?? widthOf(field, c.format, label),
+      width: c.width ?? widthOf(field, c.format, label, translate, locale),
+      fit: !!field?.identifier,
       align: alignOf(field, c.format),
       sortable: !!field?.sort,
       text: (r: LeanRecord) => fmt(r[name]),

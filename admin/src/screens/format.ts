@@ -6,6 +6,7 @@
  */
 import type { CompiledColumn, CompiledField } from '../../../codegen/runtime/model.ts';
 import { codeLabelKey, metadata } from './meta.ts';
+import { CELL_EXTRA_PX, textMeasurer } from './table/measure.ts';
 
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
 export type Formatter = (value: unknown) => string;
@@ -73,16 +74,45 @@ export function alignOf(field: CompiledField | undefined, format: ColumnFormat):
   return 'left';
 }
 
-/** A default column width (px) by type, used when the metadata gives none: table-layout is fixed. */
-export function widthOf(field: CompiledField | undefined, format: ColumnFormat, label: string): number {
-  const labelWidth = Math.min(220, 16 + [...label].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 13 : 7), 0));
-  let w = 110;
-  if (format === 'datetime' || field?.type === 'datetime') w = format === 'date' ? 96 : 150;
-  else if (format === 'date' || field?.type === 'date') w = 96;
-  else if (field?.type === 'integer' || field?.type === 'decimal' || format === 'money') w = 90;
-  else if (field?.type === 'boolean') w = 70;
-  else if (field?.type === 'code') w = 100;
-  else if (field?.maxLength && field.maxLength >= 200) w = 240;
-  else if (field?.maxLength && field.maxLength >= 100) w = 170;
-  return Math.max(w, labelWidth);
+/** characters identifiers are made of: an identifier column fits maxLength of them at their average width */
+const IDENTIFIER_CHARS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-';
+/** free text wider than this is cut off with an ellipsis (the full text is in the cell's title; columns are resizable) */
+const MAX_TEXT_PX = 240;
+const MIN_TEXT_PX = 60;
+/** the sort mark (aria-sort ::after) and the resize grip beside a sortable header's label */
+const SORT_MARK_PX = 14;
+
+/** The widest text a value of this field can show (what the field type and maxLength allow). */
+function valueWidth(field: CompiledField | undefined, format: ColumnFormat, translate: Translate, locale: string, text: (t: string) => number): number {
+  if (format === 'datetime' || (!format && field?.type === 'datetime')) return text('0000-00-00 00:00:00');
+  if (format === 'date' || (!format && field?.type === 'date')) return text('0000-00-00');
+  if (format === 'fileSize') return text('1023.9 KB');
+  if (field?.type === 'boolean') return Math.max(text(translate('ra.boolean.true', { _: 'Yes' })), text(translate('ra.boolean.false', { _: 'No' })));
+  if (field?.type === 'code' && field.codeTable) {
+    const table = metadata.codeTables[field.codeTable];
+    return Math.max(0, ...(table?.values ?? []).map((v) => text(translate(codeLabelKey(table.name, v.code), { _: v.code }))));
+  }
+  if (field?.type === 'integer' || field?.type === 'ref' || field?.type === 'decimal' || format === 'money' || format === 'number') {
+    const intDigits = field?.type === 'decimal' ? Math.max(1, (field.precision ?? 15) - (field.scale ?? 0)) : String(Math.trunc(Math.max(Math.abs(field?.minimum ?? 0), Math.abs(field?.maximum ?? 999999)))).length;
+    const scale = field?.type === 'decimal' ? (field.scale ?? 0) : 0;
+    const negative = (field?.minimum ?? 0) < 0 ? '-' : '';
+    const biggest = Number('9'.repeat(Math.min(intDigits, 15)));
+    if (format === 'money') return text(negative + new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(biggest));
+    return text(`${negative}${'9'.repeat(intDigits)}${scale ? `.${'9'.repeat(scale)}` : ''}`);
+  }
+  const maxLength = field?.maxLength ?? 20;
+  if (field?.identifier) return (text(IDENTIFIER_CHARS) / IDENTIFIER_CHARS.length) * maxLength;
+  return Math.min(MAX_TEXT_PX - CELL_EXTRA_PX, Math.max(MIN_TEXT_PX, (text(IDENTIFIER_CHARS) / IDENTIFIER_CHARS.length) * maxLength));
+}
+
+/**
+ * A column's width (px) when the metadata gives none (table-layout is fixed): wide enough for its
+ * header label (never cut off) and for the widest value the field can hold: a date, the longest
+ * code label, the biggest number of its range, an identifier's maxLength characters. Free text
+ * stops at 240 px (its cells show the rest in their title). Measured in the table's font.
+ */
+export function widthOf(field: CompiledField | undefined, format: ColumnFormat, label: string, translate: Translate = (k, o) => String(o?._ ?? k), locale = 'zh-CN'): number {
+  const header = textMeasurer(600)(label) + CELL_EXTRA_PX + (field?.sort ? SORT_MARK_PX : 0);
+  const value = valueWidth(field, format, translate, locale, textMeasurer(400)) + CELL_EXTRA_PX;
+  return Math.ceil(Math.max(header, value));
 }

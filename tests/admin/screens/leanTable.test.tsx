@@ -118,6 +118,41 @@ describe('LeanTable', () => {
     expect(counter.calls).toBe(1);
   });
 
+  it('widens an identifier column to its longest text; a header grip resizes a column, double click fits it', () => {
+    const onSort = vi.fn();
+    const cols: LeanColumn[] = [
+      { key: 'no', label: 'No', width: 50, fit: true, text: (r) => String(r.no) },
+      { key: 'qty', label: 'Qty', width: 60, sortable: true, text: (r) => String(r.qty) },
+    ];
+    const data = [
+      { id: 1, no: 'P2026111500012345', qty: 1 },
+      { id: 2, no: 'P1', qty: 2 },
+    ];
+    const { container } = render(<LeanTable columns={cols} rows={data} onSort={onSort} />);
+    const colWidth = (i: number) => parseInt((container.querySelectorAll('col')[i] as HTMLElement).style.width, 10);
+    // 17 characters do not fit 50 px: the identifier column grows, the other keeps its width
+    expect(colWidth(0)).toBeGreaterThan(100);
+    expect(colWidth(1)).toBe(60);
+    const grip = screen.getByTestId('lean-resize-qty');
+    fireEvent.pointerDown(grip, { clientX: 100, pointerId: 1 });
+    fireEvent.pointerMove(grip, { clientX: 140, pointerId: 1 });
+    fireEvent.pointerUp(grip, { clientX: 140, pointerId: 1 });
+    expect(colWidth(1)).toBe(100);
+    fireEvent.pointerMove(grip, { clientX: 300, pointerId: 1 });
+    expect(colWidth(1)).toBe(100);
+    fireEvent.click(grip);
+    expect(onSort).not.toHaveBeenCalled();
+    fireEvent.doubleClick(grip);
+    expect(colWidth(1)).toBeGreaterThanOrEqual(40);
+    expect(colWidth(1)).toBeLessThan(100);
+  });
+
+  it('names its check boxes in the language it is given', () => {
+    render(<LeanTable columns={columns()} rows={rows(2)} selectable selectRowLabel="选择此行" selectAllLabel="全选" />);
+    expect(screen.getByTestId('lean-select-all')).toHaveAttribute('aria-label', '全选');
+    expect(within(screen.getAllByTestId('lean-row')[0]).getByRole('checkbox')).toHaveAttribute('aria-label', '选择此行');
+  });
+
   it('says so when there is nothing to show', () => {
     render(<LeanTable columns={columns()} rows={[]} emptyText="No data" />);
     expect(screen.getByTestId('lean-empty')).toHaveTextContent('No data');

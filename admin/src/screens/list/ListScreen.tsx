@@ -178,6 +178,8 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
         emptyText={!enabled ? translate('ui.searchFirst') : isPending ? '' : translate('ui.noData')}
         rowNumberFrom={(page - 1) * perPage + 1}
         accent={theme.palette.primary.main}
+        selectRowLabel={translate('ra.action.select_row')}
+        selectAllLabel={translate('ra.action.select_all')}
       />
       {enabled && <Pagination rowsPerPageOptions={pageSizes()} />}
       {screen.related.length > 0 &&

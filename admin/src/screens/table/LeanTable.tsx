@@ -11,13 +11,20 @@
  *   - cells are plain text computed by per-column formatters built once (see format.ts);
  *   - rows are React.memo'd on (record, selected, current), so selecting a row re-renders one row;
  *   - one delegated click/change handler on the table instead of closures per row;
- *   - row buttons are plain <button>s described by data (name, label), styled by CSS.
+ *   - row buttons are plain <button>s described by data (name, label), styled by CSS;
+ *   - widths come from the columns (format.ts: field type and maxLength); a `fit` column (an
+ *     identifier) also widens to its longest text on the page, so it is never cut off; every
+ *     header has a grip to resize its column by dragging (double click: fit to the content);
+ *   - the operation column is pinned to the right edge. A column it would cut through is hidden
+ *     whole behind it (a "curtain", --lt-curtain, recomputed on scroll), so no value is ever shown
+ *     cut off by it; scrolling brings the column out.
  * It depends on React only (no react-admin, no MUI) so it can be measured on its own against
  * react-admin's <Datagrid> (tests/bench). Test ids: `lean-table` on the root (with data-row-count
  * = all rows of the page, aria-rowcount), `lean-row` on the rendered rows (with data-id and
  * data-index), `lean-th-<key>` on header cells, `lean-row-action-<name>` on row buttons.
  */
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type ReactElement } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type PointerEvent, type ReactElement } from 'react';
+import { CELL_EXTRA_PX, textMeasurer } from './measure.ts';
 import './lean-table.css';
 
 export type RowId = string | number;
@@ -30,6 +37,10 @@ const OVERSCAN = 20;
 const STEP = 8;
 /** viewport height assumed before the first measurement */
 const INITIAL_VIEWPORT = 1000;
+/** a column dragged narrower stops here */
+const MIN_COLUMN_PX = 40;
+const ROW_NUMBER_PX = 44;
+const CHECK_PX = 32;
 export interface LeanRecord {
   id: RowId;
   [field: string]: unknown;
@@ -45,6 +56,8 @@ export interface LeanColumn {
   text: (record: LeanRecord) => string;
   /** render the cell as a link (opens the record; see onOpen) */
   link?: boolean;
+  /** never cut off: widen to the longest text of the page (identifiers) */
+  fit?: boolean;
 }
 
 export interface RowAction {
@@ -81,6 +94,9 @@ export interface LeanTableProps {
   rowNumberFrom?: number;
   /** accent colour (links, sort marks, row buttons); follows the theme colour setting */
   accent?: string;
+  /** accessible names of the row and header check boxes, in the user's language */
+  selectRowLabel?: string;
+  selectAllLabel?: string;
 }
 
 interface RowProps {
@@ -92,6 +108,7 @@ interface RowProps {
   current: boolean;
   actions: readonly RowAction[] | null;
   rowNumber: number | null;
+  selectLabel: string;
 }
 
 function sameActions(a: readonly RowAction[] | null, b: readonly RowAction[] | null): boolean {
@@ -101,13 +118,13 @@ function sameActions(a: readonly RowAction[] | null, b: readonly RowAction[] | n
 }
 
 const Row = memo(
-  function Row({ record, index, columns, selectable, selected, current, actions, rowNumber }: RowProps) {
+  function Row({ record, index, columns, selectable, selected, current, actions, rowNumber, selectLabel }: RowProps) {
     return (
       <tr data-testid="lean-row" data-id={String(record.id)} data-index={index} aria-rowindex={index + 2} className={current ? 'lt-current' : selected ? 'lt-selected' : index % 2 ? 'lt-odd' : undefined}>
         {rowNumber !== null && <td className="lt-num">{rowNumber}</td>}
         {selectable && (
           <td className="lt-check">
-            <input type="checkbox" checked={selected} readOnly data-role="toggle" aria-label="select" />
+            <input type="checkbox" checked={selected} readOnly data-role="toggle" aria-label={selectLabel} />
           </td>
         )}
         {columns.map((c) => {
@@ -126,11 +143,13 @@ const Row = memo(
         })}
         {actions !== null && (
           <td className="lt-actions">
-            {actions.map((a) => (
-              <button key={a.name} type="button" className="lt-btn" data-action={a.name} data-testid={`lean-row-action-${a.name}`}>
-                {a.label}
-              </button>
-            ))}
+            <div className="lt-actions-in">
+              {actions.map((a) => (
+                <button key={a.name} type="button" className="lt-btn" data-action={a.name} data-testid={`lean-row-action-${a.name}`}>
+                  {a.label}
+                </button>
+              ))}
+            </div>
           </td>
         )}
       </tr>
@@ -144,6 +163,7 @@ const Row = memo(
     p.index === n.index &&
     p.rowNumber === n.rowNumber &&
     p.selectable === n.selectable &&
+    p.selectLabel === n.selectLabel &&
     sameActions(p.actions, n.actions),
 );
 
@@ -163,9 +183,18 @@ export function LeanTable(props: LeanTableProps): ReactElement {
     testId = 'lean-table',
     rowNumberFrom,
     accent,
+    selectRowLabel = 'select',
+    selectAllLabel = 'select all',
   } = props;
   const selected = useMemo(() => new Set((selectedIds ?? []).map(String)), [selectedIds]);
   const wrap = useRef<HTMLDivElement>(null);
+  const showActions = !!rowActions;
+  // widths the user dragged, by column key; the others come from the columns (fit: and the page)
+  const [resized, setResized] = useState<Record<string, number>>({});
+  const widths = useMemo(() => {
+    const measure = columns.some((c) => c.fit && !resized[c.key]) ? textMeasurer(400) : null;
+    return columns.map((c) => resized[c.key] ?? (c.fit && measure ? Math.max(c.width, longestText(c, rows, measure)) : c.width));
+  }, [columns, rows, resized]);
   // [first visible row, viewport height]; `first` moves in steps so scrolling re-renders rarely
   const [view, setView] = useState({ first: 0, height: INITIAL_VIEWPORT });
   useLayoutEffect(() => {
@@ -177,6 +206,7 @@ export function LeanTable(props: LeanTableProps): ReactElement {
       const first = Math.floor(el.scrollTop / ROW_HEIGHT);
       const height = el.clientHeight || INITIAL_VIEWPORT;
       setView((v) => (Math.abs(v.first - first) >= STEP || (first === 0 && v.first !== 0) || Math.abs(v.height - height) > ROW_HEIGHT ? { first, height } : v));
+      drawCurtain(el);
     };
     const onScroll = () => {
       if (!frame) frame = requestAnimationFrame(measure);
@@ -229,10 +259,36 @@ export function LeanTable(props: LeanTableProps): ReactElement {
   const someSelected = !allSelected && rows.some((r) => selected.has(String(r.id)));
   const toggleAll = () => props.onSelect?.(allSelected ? [] : rows.map((r) => r.id));
 
-  const showActions = !!rowActions;
   const colCount = columns.length + (selectable ? 1 : 0) + (showActions ? 1 : 0) + (rowNumberFrom !== undefined ? 1 : 0);
   const totalWidth =
-    columns.reduce((w, c) => w + c.width, 0) + (selectable ? 32 : 0) + (showActions ? actionsWidth : 0) + (rowNumberFrom !== undefined ? 44 : 0);
+    widths.reduce((w, x) => w + x, 0) + (selectable ? CHECK_PX : 0) + (showActions ? actionsWidth : 0) + (rowNumberFrom !== undefined ? ROW_NUMBER_PX : 0);
+  // the curtain follows every change of the widths, the rows and the pinned column
+  useLayoutEffect(() => {
+    if (wrap.current) drawCurtain(wrap.current);
+  }, [widths, rows.length, showActions, actionsWidth]);
+
+  /** Dragging a header's grip resizes its column (pointer capture: the drag may leave the grip). */
+  const startResize = (key: string, from: number) => (e: PointerEvent<HTMLSpanElement>) => {
+    e.preventDefault();
+    e.stopPropagation();
+    const grip = e.currentTarget;
+    grip.setPointerCapture?.(e.pointerId);
+    const x0 = e.clientX;
+    const move = (ev: globalThis.PointerEvent) => setResized((r) => ({ ...r, [key]: Math.max(MIN_COLUMN_PX, Math.round(from + ev.clientX - x0)) }));
+    const up = () => {
+      grip.removeEventListener('pointermove', move);
+      grip.removeEventListener('pointerup', up);
+      grip.removeEventListener('pointercancel', up);
+    };
+    grip.addEventListener('pointermove', move);
+    grip.addEventListener('pointerup', up);
+    grip.addEventListener('pointercancel', up);
+  };
+  /** Double click on a grip: the column fits its header and its longest text on the page. */
+  const fitColumn = (c: LeanColumn) => {
+    const width = Math.max(Math.ceil(textMeasurer(600)(c.label) + CELL_EXTRA_PX), longestText(c, rows, textMeasurer(400)), MIN_COLUMN_PX);
+    setResized((r) => ({ ...r, [c.key]: width }));
+  };
 
   return (
     <div
@@ -244,10 +300,10 @@ export function LeanTable(props: LeanTableProps): ReactElement {
     >
       <table className="lt" style={{ width: totalWidth }} aria-rowcount={rows.length + 1}>
         <colgroup>
-          {rowNumberFrom !== undefined && <col style={{ width: 44 }} />}
-          {selectable && <col style={{ width: 32 }} />}
-          {columns.map((c) => (
-            <col key={c.key} style={{ width: c.width }} />
+          {rowNumberFrom !== undefined && <col style={{ width: ROW_NUMBER_PX }} />}
+          {selectable && <col style={{ width: CHECK_PX }} />}
+          {columns.map((c, i) => (
+            <col key={c.key} style={{ width: widths[i] }} />
           ))}
           {showActions && <col style={{ width: actionsWidth }} />}
         </colgroup>
@@ -258,7 +314,7 @@ export function LeanTable(props: LeanTableProps): ReactElement {
               <th className="lt-check">
                 <input
                   type="checkbox"
-                  aria-label="select all"
+                  aria-label={selectAllLabel}
                   data-testid="lean-select-all"
                   checked={allSelected}
                   ref={(el) => {
@@ -268,7 +324,7 @@ export function LeanTable(props: LeanTableProps): ReactElement {
                 />
               </th>
             )}
-            {columns.map((c) => {
+            {columns.map((c, i) => {
               const active = sort?.field === c.key;
               return (
                 <th
@@ -280,6 +336,17 @@ export function LeanTable(props: LeanTableProps): ReactElement {
                   title={c.label}
                 >
                   {c.label}
+                  <span
+                    className="lt-resize"
+                    aria-hidden="true"
+                    data-testid={`lean-resize-${c.key}`}
+                    onPointerDown={startResize(c.key, widths[i])}
+                    onClick={(e) => e.stopPropagation()}
+                    onDoubleClick={(e) => {
+                      e.stopPropagation();
+                      fitColumn(c);
+                    }}
+                  />
                 </th>
               );
             })}
@@ -303,6 +370,7 @@ export function LeanTable(props: LeanTableProps): ReactElement {
               current={currentId !== null && String(currentId) === String(r.id)}
               actions={rowActions ? rowActions(r) : null}
               rowNumber={rowNumberFrom !== undefined ? rowNumberFrom + start + j : null}
+              selectLabel={selectRowLabel}
             />
           ))}
           {end < rows.length && (
@@ -319,4 +387,41 @@ export function LeanTable(props: LeanTableProps): ReactElement {
       )}
     </div>
   );
+}
+
+/** The width (px) of a column's longest text on the page; only the longest few strings are measured. */
+function longestText(c: LeanColumn, rows: readonly LeanRecord[], measure: (t: string) => number): number {
+  const texts = new Set<string>();
+  let longest = 0;
+  for (const r of rows) {
+    const t = c.text(r);
+    if (t.length + 3 < longest) continue;
+    texts.add(t);
+    if (t.length > longest) longest = t.length;
+  }
+  let width = 0;
+  for (const t of texts) if (t.length + 3 >= longest) width = Math.max(width, measure(t));
+  return Math.ceil(width + CELL_EXTRA_PX);
+}
+
+/**
+ * The curtain of the pinned operation column: when the table scrolls sideways and the column's
+ * left edge falls inside a data column, the pinned cells extend left (--lt-curtain) to hide that
+ * column whole, so none of its values shows cut off. Read from the header cells' layout.
+ */
+function drawCurtain(el: HTMLElement): void {
+  const pinned = el.querySelector<HTMLElement>('thead .lt-actions-h');
+  let cover = 0;
+  if (pinned && el.scrollWidth > el.clientWidth + 1) {
+    const edge = el.scrollLeft + el.clientWidth - pinned.offsetWidth;
+    for (const th of el.querySelectorAll<HTMLElement>('thead th:not(.lt-actions-h)')) {
+      const x = th.offsetLeft;
+      if (x < edge && edge < x + th.offsetWidth) {
+        cover = Math.ceil(edge - x);
+        break;
+      }
+    }
+  }
+  const value = `${cover}px`;
+  if (el.style.getPropertyValue('--lt-curtain') !== value) el.style.setProperty('--lt-curtain', value);
 }
