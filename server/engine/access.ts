@@ -3,20 +3,23 @@
  * for a caller goes through scopeOf(): lists, counts, gets, updates, deletes and actions alike,
  * so a supplier can never reach another supplier's row by any route.
  */
-import type { CompiledEntity, CompiledGrant, CompiledMetadata, Operation, Where } from '../../codegen/runtime/model.ts';
+import type { CompiledEntity, CompiledGrant, CompiledMetadata, CompiledScreen, Operation, Where } from '../../codegen/runtime/model.ts';
 import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
 import type { Principal } from './principal.ts';
 import { forbidden } from './errors.ts';
 
 export interface SqlPart { sql: string; params: unknown[] }
 
+/** What a grant decision needs of the caller (the browser suite asks with a demo account's facts). */
+export type Caller = Pick<Principal, 'role' | 'profile'>;
+
 /** The caller's grant for an operation, or undefined when not allowed at all. */
-export function grantOf(grant: CompiledGrant | undefined, p: Principal): { where: Where | null } | undefined {
+export function grantOf(grant: CompiledGrant | undefined, p: Caller): { where: Where | null } | undefined {
   if (p.role === 'admin') return { where: null };
   return grant?.[p.profile];
 }
 
-export function operationGrant(e: CompiledEntity, op: Operation, p: Principal): { where: Where | null } | undefined {
+export function operationGrant(e: CompiledEntity, op: Operation, p: Caller): { where: Where | null } | undefined {
   // export is reading many rows at once: unless declared separately it follows read
   const g = op === 'export' && !e.access.export ? e.access.read : e.access[op];
   return grantOf(g, p);
@@ -34,6 +37,18 @@ function whereSql(d: Dialect, e: CompiledEntity, where: Where, alias: string): S
     params.push(...values.map((v) => toStored(d, e, field, v)));
   }
   return { sql: parts.join(' AND '), params };
+}
+
+/**
+ * Why the caller may not open a screen, or null when it may: its roles ([] = any logged-in user;
+ * role admin passes), then the claim warehouse (as the entities' own check, for every role). The admin's menu applies the same rule
+ * (admin/src/providers/permissions.ts screenAllowed); the browser suite plans its visits by it.
+ */
+export function screenRefusal(screen: CompiledScreen, p: Pick<Principal, 'role' | 'isClaimWarehouse'>): 'error.forbidden' | 'error.notClaimWarehouse' | null {
+  if (screen.public) return null;
+  if (p.role !== 'admin' && screen.roles.length && !screen.roles.includes(p.role)) return 'error.forbidden';
+  if (screen.claimWarehouseOnly && !p.isClaimWarehouse) return 'error.notClaimWarehouse';
+  return null;
 }
 
 /** Refuses entities limited to claim warehouses when the caller's warehouse is not one. */

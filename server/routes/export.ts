@@ -28,6 +28,7 @@ import type { CompiledColumn, CompiledEntity, CompiledField, CompiledScreen, Loc
 import { codeLabelKey } from '../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import type { Engine } from '../engine/engine.ts';
+import { screenRefusal } from '../engine/access.ts';
 import { AppError, badRequest, forbidden, notFound } from '../engine/errors.ts';
 import { translate } from '../engine/i18n.ts';
 import { XlsxStreamWriter, XLSX_MAX_ROWS, type CellValue, type StreamColumn } from '../documents/xlsx-stream.ts';
@@ -167,9 +168,8 @@ function screenFor(e: CompiledEntity, name: unknown, req: FastifyRequest): Compi
   const screen = metadata.screens.find((s) => s.name === name && s.resource === e.resource);
   if (!screen || !screen.columns.length) throw notFound();
   if (!screen.buttons.includes('export')) throw forbidden();
-  const p = req.principal!;
-  if (p.role !== 'admin' && screen.roles.length && !screen.roles.includes(p.role)) throw forbidden();
-  if (screen.claimWarehouseOnly && !p.isClaimWarehouse) throw forbidden('error.notClaimWarehouse');
+  const refusal = screenRefusal(screen, req.principal!);
+  if (refusal) throw forbidden(refusal);
   return screen;
 }
 
