@@ -649,6 +649,11 @@ export function compileMetadata(src: MetadataSources): CompileResult {
     (s.roles ?? []).forEach((r, i) => {
       if (!['sys', 'user', 'admin'].includes(r)) err(file, `/roles/${i}`, `unknown role "${r}" (expected sys, user or admin)`);
     });
+    const fixedFilter = filterOf(s.fixedFilter, '/fixedFilter', ent);
+    if (ent && s.kind === 'list') {
+      const keyOf = (field: string, code: string) => codeTables[ent!.fields[field]?.codeTable ?? '']?.values.find((v) => v.code === code)?.key ?? code;
+      checkActionStates(s.buttons ?? [], ent, fixedFilter, tabs, keyOf, (i, detail) => err(file, `/buttons/${i}`, detail));
+    }
     screens.push({
       name: s.name, path: s.path, kind: s.kind, titleKey: s.titleKey, public: !!s.public, roles: s.roles ?? [], hidden: !!s.hidden,
       ...(s.activeMenu ? { activeMenu: s.activeMenu } : {}),
@@ -656,7 +661,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       ...(s.menu ? { menu: s.menu } : {}),
       claimWarehouseOnly: !!s.claimWarehouseOnly,
       ...(s.resource ? { resource: s.resource } : {}),
-      fixedFilter: filterOf(s.fixedFilter, '/fixedFilter', ent),
+      fixedFilter,
       ...(s.defaultSort ? { defaultSort: s.defaultSort } : {}),
       columns, filters, requireFilter: !!s.requireFilter, buttons: s.buttons ?? [], form: s.form ?? [],
       ...(s.editScreen ? { editScreen: s.editScreen } : {}),
@@ -699,4 +704,33 @@ export function compileMetadata(src: MetadataSources): CompileResult {
     catalogues,
     errors,
   };
+}
+
+/**
+ * A list screen's action button must be usable on some row the screen can show: the action's
+ * `from` states must meet the states its fixed filter (and, when every tab narrows the status,
+ * its tabs) let through. Otherwise the button would sit there disabled for good, without a word.
+ */
+function checkActionStates(
+  buttons: readonly string[],
+  e: CompiledEntity,
+  fixed: Record<string, unknown>,
+  tabs: readonly { filter: Record<string, unknown> }[],
+  keyOf: (field: string, code: string) => string,
+  fail: (buttonIndex: number, detail: string) => void,
+): void {
+  const statesIn = (f: Record<string, unknown>, field: string): string[] | null => (field in f ? (Array.isArray(f[field]) ? (f[field] as unknown[]) : [f[field]]).map(String) : null);
+  buttons.forEach((b, i) => {
+    for (const a of Object.values(e.actions)) {
+      if (a.internal || a.button !== b || !a.statusField || !a.from) continue;
+      let listed = statesIn(fixed, a.statusField);
+      const byTab = tabs.map((t) => statesIn(t.filter, a.statusField!));
+      if (tabs.length && byTab.every((x) => x)) {
+        const union = new Set(byTab.flat() as string[]);
+        listed = (listed ?? [...union]).filter((c) => union.has(c));
+      }
+      const keys = (codes: string[]) => codes.map((c) => keyOf(a.statusField!, c)).join(', ');
+      if (listed && !a.from.some((c) => listed!.includes(c))) fail(i, `button "${b}": action "${a.name}" needs ${a.statusField} in [${keys(a.from)}], but this screen lists only [${keys(listed)}], so it could never be used here`);
+    }
+  });
 }

@@ -81,6 +81,12 @@ describe('codegen cross-reference checks', () => {
     expect(meta.entities.order.fields.orderType.identifier).toBeUndefined();
   });
 
+  it('an action button the rows of a list screen can never allow', async () => {
+    // the order confirm list shows released lines only; shipping needs a confirmed one
+    edit('screens/order-confirm.json', (j) => j.buttons.push('ship'));
+    await expectError('screens/order-confirm.json', '/buttons/3', /action "ship" needs status in \[confirmed\], but this screen lists only \[released\]/);
+  });
+
   it('unknown role', async () => {
     edit('screens/notice-list.json', (j) => (j.roles = ['sysadmin']));
     await expectError('screens/notice-list.json', '/roles/0', /meta-schema/);
