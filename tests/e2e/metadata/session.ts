@@ -1,0 +1,108 @@
+/**
+ * One logged-in browser page per persona and language, shared by every screen the suite opens as
+ * that persona (login once). It watches the page's API traffic: the requests in flight (to know when
+ * a screen has settled), the records each list and record call returned (to know what the rows and
+ * buttons must show), the writes (a cancelled dialog must send none) and every string the server
+ * sent as data (user data may be in either language).
+ */
+import { expect, type Browser, type BrowserContext, type Page, type Request, type Response } from '@playwright/test';
+import type { Locale } from '../../../codegen/runtime/model.ts';
+import { loginPage } from '../pages/shell.ts';
+import type { Persona } from './plan.ts';
+
+export type Rec = Record<string, unknown>;
+
+const API = /\/(api|supplierApi|connect)\//;
+
+export class Session {
+  readonly page: Page;
+  /** strings the server sent as data (records, the account, warehouse names) */
+  readonly data = new Set<string>();
+  /** resource -> the rows of its last list call */
+  readonly lists = new Map<string, Rec[]>();
+  /** "resource/id" -> the record of its last get */
+  readonly records = new Map<string, Rec>();
+  /** writes sent (method and path), for "a cancelled dialog sends nothing" */
+  readonly writes: string[] = [];
+  private inFlight = new Set<Request>();
+  private parsing = new Set<Promise<void>>();
+
+  private constructor(
+    readonly context: BrowserContext,
+    page: Page,
+    readonly persona: Persona,
+    readonly locale: Locale,
+  ) {
+    this.page = page;
+    const tracked = (r: Request) => ['fetch', 'xhr'].includes(r.resourceType()) && API.test(r.url());
+    page.on('request', (r) => {
+      if (!tracked(r)) return;
+      this.inFlight.add(r);
+      if (r.method() !== 'GET') this.writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
+    page.on('requestfailed', (r) => this.inFlight.delete(r));
+    page.on('requestfinished', (r) => this.inFlight.delete(r));
+    page.on('response', (res) => {
+      if (!tracked(res.request()) || res.status() !== 200 || !(res.headers()['content-type'] ?? '').includes('json')) return;
+      const job = this.read(res).finally(() => this.parsing.delete(job));
+      this.parsing.add(job);
+    });
+  }
+
+  /** Logs the persona in through the login page, in the language, at its warehouse. */
+  static async open(browser: Browser, baseURL: string, persona: Persona, locale: Locale): Promise<Session> {
+    const context = await browser.newContext({ baseURL, locale, viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const s = new Session(context, page, persona, locale);
+    await loginPage.open(page);
+    await loginPage.chooseLanguage(page, locale);
+    await loginPage.submit(page, persona.user, { warehouse: persona.warehouse as 'PDC01' | 'PDC02' });
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('layout')).toBeVisible();
+    await s.idle();
+    return s;
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+  }
+
+  private async read(res: Response): Promise<void> {
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      return; // the page moved on; the body is gone
+    }
+    collectStrings(body, this.data);
+    const req = res.request();
+    if (req.method() !== 'GET') return;
+    const path = new URL(res.url()).pathname.split('/').filter(Boolean); // api, resource[, id]
+    if (path[0] !== 'api') return;
+    if (path.length === 2 && Array.isArray(body)) this.lists.set(path[1], body as Rec[]);
+    if (path.length === 3 && body && typeof body === 'object' && !Array.isArray(body)) this.records.set(`${path[1]}/${path[2]}`, body as Rec);
+  }
+
+  /** Waits until no API call is in flight (nor being read) for a moment. */
+  async idle(quietMs = 150, timeoutMs = 15_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    let quietSince = Date.now();
+    while (Date.now() < until) {
+      if (this.inFlight.size || this.parsing.size) {
+        await Promise.all([...this.parsing]);
+        quietSince = Date.now();
+      } else if (Date.now() - quietSince >= quietMs) return;
+      await this.page.waitForTimeout(25);
+    }
+    throw new Error(`API calls still running after ${timeoutMs} ms: ${[...this.inFlight].map((r) => r.url()).join(', ')}`);
+  }
+}
+
+function collectStrings(v: unknown, into: Set<string>, depth = 0): void {
+  if (depth > 6 || v === null || v === undefined) return;
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (t) into.add(t);
+  } else if (Array.isArray(v)) for (const x of v) collectStrings(x, into, depth + 1);
+  else if (typeof v === 'object') for (const x of Object.values(v)) collectStrings(x, into, depth + 1);
+}
