@@ -29,7 +29,7 @@ export function compileAccess(ctx: CompileContext): CompiledAccess {
   }
   for (const [b, def] of Object.entries(accessRaw.buttons)) {
     needKey(src.access.file, ptr('buttons', b, 'labelKey'), def.labelKey, `button "${b}"`);
-    access.buttons[b] = { labelKey: def.labelKey, ...(def.operation ? { operation: def.operation } : {}) };
+    access.buttons[b] = { labelKey: def.labelKey, ...(def.operation ? { operation: def.operation } : {}), ...(def.on ? { on: def.on } : {}) };
   }
   return access;
 }

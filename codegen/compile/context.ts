@@ -67,9 +67,11 @@ export class CompileContext implements Reporter {
 
   codeOf = (file: string, pointer: string, table: string, key: unknown): string => {
     const t = this.codeTables[table];
-    const hit = t?.values.find((x) => x.key === key);
+    // an unknown table is reported where it is named; its keys are not reported again
+    if (!t) return String(key);
+    const hit = t.values.find((x) => x.key === key);
     if (!hit) {
-      this.unknown(file, pointer, 'code key', String(key), t ? t.values.map((x) => x.key) : [], { of: `of table "${table}"` });
+      this.unknown(file, pointer, 'code key', String(key), t.values.map((x) => x.key), { of: `of table "${table}"` });
       return String(key);
     }
     return hit.code;

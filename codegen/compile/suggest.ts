@@ -1,21 +1,28 @@
 /**
  * "Did you mean": an unknown name is compared with the valid choices by edit distance
- * (Levenshtein, case-insensitive), and the closest one is suggested when it is close enough to be a
- * typo (at most a third of the longer name's letters differ, and at least one letter matches).
+ * (case-insensitive), and the closest one is suggested when it is close enough to be a typo (at most
+ * a third of the longer name's letters differ, at least one edit allowed, and not every letter).
  */
 
-/** Edit distance between two strings: insertions, deletions and substitutions each cost 1. */
+/**
+ * Edit distance between two strings: insertions, deletions, substitutions and swaps of two
+ * neighbouring letters each cost 1 (Levenshtein with transpositions, "optimal string alignment"),
+ * so the commonest typo, "titel" for "title", is one edit away.
+ */
 export function levenshtein(a: string, b: string): number {
   if (a === b) return 0;
   if (!a.length) return b.length;
   if (!b.length) return a.length;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
   }
-  return prev[b.length];
+  return d[a.length][b.length];
 }
 
 /** The choice closest to `name`, when it is close enough to be what was meant; ties go to the first. */
