@@ -6,7 +6,7 @@
  */
 import { ptr, type SourceFile } from '../load.ts';
 import { checkFileSize } from '../numeric-ranges.ts';
-import { OPERATIONS, type CompiledAccess, type CompiledEntity, type CompiledField, type CompiledGrant, type CompiledRule, type Operation, type Profile } from '../runtime/model.ts';
+import { HOOKS, OPERATIONS, type CompiledAccess, type CompiledEntity, type CompiledField, type CompiledGrant, type CompiledRule, type Operation, type Profile } from '../runtime/model.ts';
 import { compileActions } from './actions.ts';
 import type { CompileContext } from './context.ts';
 import { compileField, snake, systemField, type FieldEnv, type SystemField } from './fields.ts';
@@ -151,5 +151,6 @@ function compileEntity(ctx: CompileContext, env: FieldEnv, access: CompiledAcces
     editableWhen: stateCodes(e.editableWhen, '/editableWhen'),
     deletableWhen: stateCodes(e.deletableWhen, '/deletableWhen'),
     actions,
+    hooks: HOOKS.filter((h) => e.hooks?.includes(h)),
   };
 }

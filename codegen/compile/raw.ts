@@ -3,7 +3,7 @@
  * stored codes; optional parts not yet defaulted. The compile steps turn them into the model of
  * codegen/runtime/model.ts.
  */
-import type { CompiledColumn, CompiledField, CompiledScreen, FieldType, FilterOp, Operation, Profile, Role } from '../runtime/model.ts';
+import type { CompiledColumn, CompiledField, CompiledScreen, FieldType, HookName, FilterOp, Operation, Profile, Role } from '../runtime/model.ts';
 
 export interface RawField {
   type: FieldType; labelKey?: string; maxLength?: number; precision?: number; scale?: number; minimum?: number; maximum?: number;
@@ -22,6 +22,7 @@ export interface RawEntity {
   file?: { rule: string; overwriteKey?: string[]; onUpload?: { action: string; setParent?: Record<string, string> } }; fields: Record<string, RawField>; indexes?: { fields: string[]; unique?: boolean }[];
   defaultSort?: { field: string; order: 'ASC' | 'DESC' }; access: Partial<Record<Operation, RawGrant>>;
   editableWhen?: Record<string, string[]>; deletableWhen?: Record<string, string[]>; actions?: Record<string, RawAction>;
+  hooks?: HookName[];
   screens?: RawScreen[];
 }
 export type RawColumn = string | { field: string; labelKey?: string; width?: number; format?: CompiledColumn['format'] };

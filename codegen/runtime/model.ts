@@ -79,6 +79,10 @@ export interface CompiledAction {
   upload?: { rule: string; template: boolean };
 }
 
+/** Lifecycle hooks an entity may declare (server/engine/hook-types.ts), in the order the engine calls them. */
+export const HOOKS = ['validate', 'beforeWrite', 'afterWrite'] as const;
+export type HookName = (typeof HOOKS)[number];
+
 export interface CompiledEntity {
   name: string;
   resource: string;
@@ -103,6 +107,8 @@ export interface CompiledEntity {
   editableWhen: Record<string, string[]>;
   deletableWhen: Record<string, string[]>;
   actions: Record<string, CompiledAction>;
+  /** lifecycle hooks of create/update/delete implemented in server/hooks/ (in HOOKS order) */
+  hooks: HookName[];
 }
 
 export interface CompiledCodeValue { code: string; key: string; label: Bilingual }
