@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { MetadataError, ptr, type MetadataSources, type SourceFile } from './load.ts';
 import { checkFileSize, checkInputWithinField, checkNumericRange } from './numeric-ranges.ts';
+import { compileMail } from './mail.ts';
 import {
   LOCALES,
   OPERATIONS,
@@ -70,7 +71,7 @@ export const snake = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, '$1_
 
 /* ---------------------------------------------------------------- meta-schema validation */
 const SCHEMA_DIR = 'schema';
-const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration'].map((n) => `${n}.schema.json`);
+const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration', 'mail'].map((n) => `${n}.schema.json`);
 /** Compiled meta-schemas, kept while the schema files are unchanged (watch mode regenerates fast). */
 const validatorCache = new Map<string, ReturnType<typeof buildValidators>>();
 function metaValidators(metadataDir: string) {
@@ -99,6 +100,7 @@ function buildValidators(metadataDir: string) {
     screen: ajv.getSchema('screen.schema.json')!,
     i18n: compile('i18n.schema.json'),
     migration: compile('migration.schema.json'),
+    mail: compile('mail.schema.json'),
   };
 }
 
@@ -149,6 +151,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   };
   check(v.app, src.app);
   check(v.access, src.access);
+  check(v.mail, src.mail);
   src.codes.forEach((f) => check(v.codes, f));
   src.rules.forEach((f) => check(v.rules, f));
   src.entities.forEach((f) => check(v.entity, f));
@@ -213,6 +216,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   if (!app.locales.includes(app.defaultLocale)) err(src.app.file, '/defaultLocale', `"${app.defaultLocale}" is not one of locales`);
   if (app.pageSize > app.maxPageSize) err(src.app.file, '/pageSize', `pageSize ${app.pageSize} exceeds maxPageSize ${app.maxPageSize}`);
   const menuGroups = new Set(app.menuGroups.map((g) => g.key));
+  const mail = compileMail(src.mail, err);
 
   const accessRaw = src.access.data as { profiles: CompiledAccess['profiles']; buttons: CompiledAccess['buttons'] };
   const access: CompiledAccess = { profiles: {} as CompiledAccess['profiles'], buttons: {} };
@@ -572,6 +576,11 @@ export function compileMetadata(src: MetadataSources): CompileResult {
     if (screenNames.has(s.name)) err(file, '/name', `duplicate screen name "${s.name}" (also in ${screenNames.get(s.name)})`);
     screenNames.set(s.name, file);
     needKey(file, '/titleKey', s.titleKey, `screen "${s.name}"`);
+    if (s.kind === 'auth') {
+      // the sign-in flow's pages are for people who cannot log in
+      if (!s.public) err(file, '/public', `screen "${s.name}" of kind "auth" must be public`);
+      if (!s.component) err(file, '/component', `screen "${s.name}" of kind "auth" needs the component that draws it`);
+    }
     if (s.menu?.group && !menuGroups.has(s.menu.group)) err(file, '/menu/group', `unknown menu group "${s.menu.group}" (expected one of: ${[...menuGroups].join(', ')})`);
     let ent: CompiledEntity | undefined;
     if (s.resource) {
@@ -686,14 +695,14 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   }
 
   const hash = createHash('sha256');
-  for (const f of [src.app, src.access, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations]) {
+  for (const f of [src.app, src.access, src.mail, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations]) {
     hash.update(f.file);
     hash.update('\0');
     hash.update(f.text);
   }
   if (errors.length) return { model: null, catalogues: null, errors };
   return {
-    model: { hash: hash.digest('hex').slice(0, 16), app, access, codeTables, rules, entities, resources, screens },
+    model: { hash: hash.digest('hex').slice(0, 16), app, access, codeTables, rules, entities, resources, screens, mail },
     catalogues,
     errors,
   };

@@ -17,6 +17,8 @@ export interface MetadataSources {
   root: string;
   app: SourceFile;
   access: SourceFile;
+  /** the notification e-mail templates (mail.json) */
+  mail: SourceFile;
   codes: SourceFile[];
   rules: SourceFile[];
   entities: SourceFile[];
@@ -73,6 +75,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
   };
   const app = need('app.json');
   const access = need('access.json');
+  const mail = need('mail.json');
   const i18n: Record<string, SourceFile[]> = {};
   const i18nDir = join(metadataDir, 'i18n');
   if (existsSync(i18nDir)) {
@@ -84,6 +87,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
     root: metadataDir,
     app: app as SourceFile,
     access: access as SourceFile,
+    mail: mail as SourceFile,
     codes: readDir(projectRoot, join(metadataDir, 'codes'), errors),
     rules: readDir(projectRoot, join(metadataDir, 'rules'), errors),
     entities: readDir(projectRoot, join(metadataDir, 'entities'), errors),
@@ -91,5 +95,5 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
     i18n,
     migrations: readDir(projectRoot, join(metadataDir, 'migrations'), errors),
   };
-  return { sources: app && access ? sources : null, errors };
+  return { sources: app && access && mail ? sources : null, errors };
 }
