@@ -12,15 +12,14 @@
  * Limits: per address (the route's rate limit, 429) and per user ID (a few mails an hour; beyond
  * that the answer is still the same 202, and nothing is sent).
  *
- * The link carries a random 256-bit token in its fragment; the database keeps only its SHA-256,
- * so a copy of the database opens no account. It expires (`app.password.resetLinkMinutes`), works
- * once, and a newer link voids the older ones. Setting the password follows the same rules as a
+ * The link (reset-link.ts) carries a random 256-bit token in its fragment; the database keeps only
+ * its SHA-256. It expires (`app.password.resetLinkMinutes`), works once, and a newer link voids the
+ * older ones. Setting the password follows the same rules as a
  * change (auth/password-policy.ts: the rule, the last N passwords), ends every session of the
  * account, unlocks an account locked by failed logins (status 601 -> 0, counter cleared; a 602
  * account's new password is its own, so it becomes 0 as well), and writes the audit trail.
  * Two-step verification, when on, stays on: a reset does not bypass it.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { metadata } from '../generated/index.ts';
 import { translate } from '../engine/i18n.ts';
@@ -29,7 +28,7 @@ import { AppError, conflict, validationFailed } from '../engine/errors.ts';
 import { SchemaValidator } from '../../codegen/runtime/validation.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { countHit } from '../plugins/rate-limit.ts';
-import { queueMail } from '../mail/queue.ts';
+import { issueResetLink, RESET_LINK_MINUTES, tokenHash } from './reset-link.ts';
 import { keepInHistory, newPasswordErrors, passwordReused, reusesRecentPassword } from './password-policy.ts';
 
 export interface PasswordResetOptions {
@@ -42,10 +41,8 @@ export interface PasswordResetOptions {
 }
 
 const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
-const MINUTES = metadata.app.password.resetLinkMinutes ?? 30;
 const HOUR = 3_600_000;
 
-export const tokenHash = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface TokenRow {
@@ -90,7 +87,7 @@ export default async function passwordResetRoutes(app: FastifyInstance, opts: Pa
     req.log.info({ event: 'passwordResetRequest', userId: userId.slice(0, 100), outcome }, 'password reset requested');
     // the same time for every outcome (the work above is a few milliseconds; the wait hides which)
     await sleep(Math.max(0, minAnswerMs - (Date.now() - started)));
-    return reply.status(202).send({ status: 202, code: 'message.resetRequested', message: translate(req.locale, 'message.resetRequested', { minutes: MINUTES }) });
+    return reply.status(202).send({ status: 202, code: 'message.resetRequested', message: translate(req.locale, 'message.resetRequested', { minutes: RESET_LINK_MINUTES }) });
   });
 
   /** Mails a link when the request names an account that can receive one; answers what happened (for the log only). */
@@ -102,16 +99,7 @@ export default async function passwordResetRoutes(app: FastifyInstance, opts: Pa
     if (!acc.email?.trim()) return 'noEmail';
     if (email && email !== acc.email.trim().toLowerCase()) return 'emailMismatch';
     if (acc.status === STATUS.disabled) return 'disabled';
-    const raw = randomBytes(32).toString('base64url');
-    const now = new Date();
-    await db.transaction(async (tx) => {
-      // one live link per account: a newer one voids the older
-      await tx.run(`UPDATE _password_reset_tokens SET used_at = ? WHERE account_id = ? AND used_at IS NULL`, [now.toISOString(), acc.id]);
-      await tx.run(`INSERT INTO _password_reset_tokens (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)`, [
-        tokenHash(raw), acc.id, now.toISOString(), new Date(now.getTime() + MINUTES * 60_000).toISOString(),
-      ]);
-      await queueMail(tx, { template: 'passwordReset', accountId: acc.id, vars: { resetLink: app.mailer.links.resetPassword(raw), expiresInMinutes: MINUTES } }, now);
-    });
+    await db.transaction((tx) => issueResetLink(tx, acc.id));
     app.mailer.wake();
     return 'mailed';
   }

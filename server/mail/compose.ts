@@ -7,7 +7,7 @@ import { metadata } from '../generated/index.ts';
 import { translate, isLocale } from '../engine/i18n.ts';
 import { renderMail, type MailContent, type MailTemplate } from '../../codegen/runtime/mail.ts';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import type { PortalLinks } from './links.ts';
+import { absoluteLink, isLinkVar, type PortalLinks } from './links.ts';
 
 export interface MailRecipient {
   userId: string;
@@ -22,8 +22,10 @@ export const localeOf = (r: Pick<MailRecipient, 'language'>): Locale => (isLocal
 export function composeMail(template: MailTemplate, recipient: MailRecipient, vars: Record<string, string | number>, links: PortalLinks): MailContent & { locale: Locale } {
   const locale = localeOf(recipient);
   const rule = metadata.rules.password;
+  // portal paths in link placeholders become addresses under the configured base
+  const given = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, isLinkVar(k) && typeof v === 'string' ? absoluteLink(links.base, v) : v]));
   const values = {
-    ...vars,
+    ...given,
     userId: recipient.userId,
     name: recipient.name,
     loginLink: links.login,

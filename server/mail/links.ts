@@ -11,8 +11,6 @@ export interface PortalLinks {
   base: string;
   login: string;
   forgotPassword: string;
-  /** the reset page with the token in the fragment (never sent to a server, never in a log or a Referer) */
-  resetPassword(token: string): string;
 }
 
 const screenPath = (what: string, pick: (s: (typeof metadata.screens)[number]) => boolean): string => {
@@ -34,15 +32,26 @@ export function normalisePublicUrl(raw: string): string {
   return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
 }
 
+/**
+ * The reset page with the token in the fragment (never sent to a server, never in a log or a
+ * Referer), as a path: code that queues a mail passes portal
+ * paths (a `...Link` placeholder whose value starts with "/") and the sender puts the configured
+ * base before them, so a transaction needs no configuration to queue a link.
+ */
+export const resetPasswordPath = (token: string): string =>
+  `${screenPath('reset-password', (s) => s.kind === 'auth' && s.component === 'ResetPassword')}#token=${encodeURIComponent(token)}`;
+
+/** A `...Link` placeholder's value as the mail shows it: a portal path becomes an absolute URL. */
+export const isLinkVar = (name: string): boolean => name.endsWith('Link');
+export const absoluteLink = (base: string, value: string): string => (value.startsWith('/') && !value.startsWith('//') ? base + value : value);
+
 export function portalLinks(publicUrl: string): PortalLinks {
   const base = normalisePublicUrl(publicUrl);
   const login = screenPath('login', (s) => s.kind === 'login');
   const forgot = screenPath('forgot-password', (s) => s.kind === 'auth' && s.component === 'ForgotPassword');
-  const reset = screenPath('reset-password', (s) => s.kind === 'auth' && s.component === 'ResetPassword');
   return {
     base,
     login: base + login,
     forgotPassword: base + forgot,
-    resetPassword: (token) => `${base}${reset}#token=${encodeURIComponent(token)}`,
   };
 }

@@ -77,7 +77,8 @@ describe('the five templates, in the account language', () => {
     },
     {
       template: 'passwordReset',
-      vars: { resetLink: `${PUBLIC}/reset-password#token=abc`, expiresInMinutes: 30 },
+      // a portal path: the sender puts PORTAL_PUBLIC_URL before it
+      vars: { resetLink: '/reset-password#token=abc', expiresInMinutes: 30 },
       expect: {
         'zh-CN': { subject: '【供应商门户】重置密码', text: ['我们收到了重置用户 sup01 密码的请求。请在 30 分钟内打开以下链接设置新密码，链接只能使用一次：', `${PUBLIC}/reset-password#token=abc`, '如果这不是您本人的操作，请忽略此邮件'] },
         'en-US': { subject: '[Supplier portal] Reset your password', text: ['We received a request to reset the password of user sup01. Open this link within 30 minutes to set a new password; it works once:', `${PUBLIC}/reset-password#token=abc`, 'an account locked after too many failed logins is unlocked as well'] },

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { bearer, build, login, tokenResponse, type TestApp } from './helpers.ts';
-import { tokenHash } from '../../server/auth/password-reset.ts';
+import { tokenHash } from '../../server/auth/reset-link.ts';
 import { DEMO_PASSWORD, INITIAL_PASSWORD } from '../../server/seed/base.ts';
 
 const PUBLIC = 'https://portal.example.com';
