@@ -15,6 +15,8 @@ import type { Db } from './db/types.ts';
 import { migrate, type MigrateReport } from './db/migrate.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
 import { handlers as businessHandlers } from './handlers/index.ts';
+import { hooks as lifecycleHooks } from './hooks/index.ts';
+import type { HookTable } from './engine/hooks.ts';
 import type { ScryptParams } from './engine/passwords.ts';
 import type { Profile } from '../codegen/runtime/model.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -151,7 +153,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // mail before the routes that queue it (they wake the sender)
   await app.register(mailPlugin, { ...opts.mail, db, dir: mailDirOf(opts), publicUrl: opts.publicUrl ?? 'http://127.0.0.1:3000' });
 
-  const engine = new Engine(db, metadata, schemas, businessHandlers as unknown as HandlerTable);
+  const engine = new Engine(db, metadata, schemas, businessHandlers as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
   app.decorate('engine', engine);
   await app.register(connectRoutes, { db, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}), ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}) });
   await app.register(passwordResetRoutes, { db, ...opts.passwordReset, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) });

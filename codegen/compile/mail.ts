@@ -1,22 +1,24 @@
 /**
- * The checks of metadata/mail.json beyond its meta-schema: every template the server sends is
+ * Step: the e-mail templates. The checks of metadata/mail.json beyond its meta-schema: every template the server sends is
  * there and nothing else, each in every language, and the placeholders add up: a body uses only
  * declared or standard placeholders, and every declared one appears in each language's text (a
  * reset link that only the Chinese mail carries is a broken mail). Errors name file and pointer.
  */
-import { ptr, type SourceFile } from './load.ts';
-import { LOCALES, type Locale } from './runtime/model.ts';
-import { MAIL_TEMPLATES, STANDARD_MAIL_VARS, parseTemplate, type CompiledMail, type CompiledMailTemplate, type MailContent } from './runtime/mail.ts';
+import { ptr } from '../load.ts';
+import { LOCALES, type Locale } from '../runtime/model.ts';
+import { MAIL_TEMPLATES, STANDARD_MAIL_VARS, parseTemplate, type CompiledMail, type CompiledMailTemplate, type MailContent } from '../runtime/mail.ts';
+import type { CompileContext } from './context.ts';
 
 interface RawTemplate { description: string; vars: string[]; [locale: string]: unknown }
 
-export function compileMail(src: SourceFile, err: (file: string, pointer: string, detail: string) => void): CompiledMail {
-  const file = src.file;
-  const raw = (src.data as { templates: Record<string, RawTemplate> }).templates;
+export function compileMail(ctx: CompileContext): CompiledMail {
+  const { err } = ctx;
+  const file = ctx.src.mail.file;
+  const raw = (ctx.src.mail.data as { templates: Record<string, RawTemplate> }).templates;
   const out = {} as CompiledMail;
   const standard = new Set<string>(STANDARD_MAIL_VARS);
   for (const name of Object.keys(raw)) {
-    if (!(MAIL_TEMPLATES as readonly string[]).includes(name)) err(file, ptr('templates', name), `unknown mail template "${name}" (the server sends: ${MAIL_TEMPLATES.join(', ')})`);
+    if (!(MAIL_TEMPLATES as readonly string[]).includes(name)) ctx.unknown(file, ptr('templates', name), 'mail template', name, MAIL_TEMPLATES);
   }
   for (const name of MAIL_TEMPLATES) {
     const t = raw[name];
@@ -31,7 +33,7 @@ export function compileMail(src: SourceFile, err: (file: string, pointer: string
     const declared = new Set([...t.vars, ...standard]);
     const content = {} as Record<Locale, MailContent>;
     for (const key of Object.keys(t)) {
-      if (key !== 'description' && key !== 'vars' && !(LOCALES as readonly string[]).includes(key)) err(file, ptr(...base, key), `unknown language "${key}" (expected ${LOCALES.join(', ')})`);
+      if (key !== 'description' && key !== 'vars' && !(LOCALES as readonly string[]).includes(key)) ctx.unknown(file, ptr(...base, key), 'language', key, LOCALES);
     }
     for (const loc of LOCALES) {
       const c = t[loc] as MailContent | undefined;
