@@ -1,5 +1,5 @@
 /**
- * The e-mail templates' checks (codegen/mail.ts) on broken copies of the real metadata: each
+ * The e-mail templates' checks (codegen/compile/mail.ts) on broken copies of the real metadata: each
  * mistake is refused with the file and the JSON pointer; the real templates compile into the
  * server's model (not the admin's), and render as the sender renders them.
  */
