@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { isPostgresUrl, type DbTarget } from './db/open.ts';
 import type { Db } from './db/types.ts';
-import { normalisePublicUrl } from './mail/links.ts';
+import { normalisePublicUrl } from './mail/public-url.ts';
 
 export interface Config {
   port: number;

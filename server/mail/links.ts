@@ -5,6 +5,9 @@
  * metadata (the login screen and the sign-in flow's "auth" screens), like every route.
  */
 import { metadata } from '../generated/index.ts';
+import { normalisePublicUrl } from './public-url.ts';
+
+export { normalisePublicUrl };
 
 export interface PortalLinks {
   /** the configured base, without a trailing slash */
@@ -18,19 +21,6 @@ const screenPath = (what: string, pick: (s: (typeof metadata.screens)[number]) =
   if (!s) throw new Error(`metadata has no ${what} screen (the mails link to it)`);
   return s.path;
 };
-
-/** Checks and normalises a public base URL: http(s), no query or fragment, no trailing slash. */
-export function normalisePublicUrl(raw: string): string {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new Error(`PORTAL_PUBLIC_URL must be an absolute http(s) URL, not "${raw}"`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`PORTAL_PUBLIC_URL must be http or https, not "${raw}"`);
-  if (u.search || u.hash || u.username || u.password) throw new Error(`PORTAL_PUBLIC_URL must be a plain base address (no query, fragment or credentials), not "${raw}"`);
-  return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
-}
 
 /**
  * The reset page with the token in the fragment (never sent to a server, never in a log or a
