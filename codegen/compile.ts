@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { MetadataError, ptr, type MetadataSources, type SourceFile } from './load.ts';
 import { checkFileSize, checkInputWithinField, checkNumericRange } from './numeric-ranges.ts';
+import { compileOutbox } from './outbox.ts';
 import {
   LOCALES,
   OPERATIONS,
@@ -70,7 +71,7 @@ export const snake = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, '$1_
 
 /* ---------------------------------------------------------------- meta-schema validation */
 const SCHEMA_DIR = 'schema';
-const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration'].map((n) => `${n}.schema.json`);
+const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration', 'interfaces'].map((n) => `${n}.schema.json`);
 /** Compiled meta-schemas, kept while the schema files are unchanged (watch mode regenerates fast). */
 const validatorCache = new Map<string, ReturnType<typeof buildValidators>>();
 function metaValidators(metadataDir: string) {
@@ -99,6 +100,7 @@ function buildValidators(metadataDir: string) {
     screen: ajv.getSchema('screen.schema.json')!,
     i18n: compile('i18n.schema.json'),
     migration: compile('migration.schema.json'),
+    interfaces: compile('interfaces.schema.json'),
   };
 }
 
@@ -155,6 +157,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   src.screens.forEach((f) => check(v.screen, f));
   Object.values(src.i18n).flat().forEach((f) => check(v.i18n, f));
   src.migrations.forEach((f) => check(v.migration, f));
+  if (src.interfaces) check(v.interfaces, src.interfaces);
   if (errors.length) return { model: null, catalogues: null, errors };
 
   /* 2. catalogues: every locale present, the same keys in each */
@@ -672,7 +675,10 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   }
   screens.sort((a, b) => a.path.localeCompare(b.path));
 
-  /* 8. catalogues with code labels */
+  /* 8. the outbox of the external exchange (metadata/interfaces.json) */
+  const outbox = src.interfaces ? compileOutbox(src.interfaces, { app, codeTables, entities }, err) : undefined;
+
+  /* 9. catalogues with code labels */
   const catalogues = {} as Catalogues;
   for (const loc of LOCALES) {
     const m: Record<string, string> = {};
@@ -686,14 +692,14 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   }
 
   const hash = createHash('sha256');
-  for (const f of [src.app, src.access, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations]) {
+  for (const f of [src.app, src.access, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations, ...(src.interfaces ? [src.interfaces] : [])]) {
     hash.update(f.file);
     hash.update('\0');
     hash.update(f.text);
   }
   if (errors.length) return { model: null, catalogues: null, errors };
   return {
-    model: { hash: hash.digest('hex').slice(0, 16), app, access, codeTables, rules, entities, resources, screens },
+    model: { hash: hash.digest('hex').slice(0, 16), app, access, codeTables, rules, entities, resources, screens, ...(outbox ? { outbox } : {}) },
     catalogues,
     errors,
   };

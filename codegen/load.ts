@@ -24,6 +24,8 @@ export interface MetadataSources {
   /** locale -> files of that catalogue */
   i18n: Record<string, SourceFile[]>;
   migrations: SourceFile[];
+  /** metadata/interfaces.json: the outbox of the external exchange (optional) */
+  interfaces: SourceFile | null;
 }
 
 export class MetadataError extends Error {
@@ -90,6 +92,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
     screens: readDir(projectRoot, join(metadataDir, 'screens'), errors),
     i18n,
     migrations: readDir(projectRoot, join(metadataDir, 'migrations'), errors),
+    interfaces: existsSync(join(metadataDir, 'interfaces.json')) ? readJson(projectRoot, join(metadataDir, 'interfaces.json'), errors) : null,
   };
   return { sources: app && access ? sources : null, errors };
 }

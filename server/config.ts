@@ -17,6 +17,8 @@ export interface Config {
   filesDir: string | null;
   /** PORTAL_WORKERS: server processes on the one port (default 1) */
   workers: number;
+  /** the outbox dispatcher: PORTAL_OUTBOX (on unless "off"), PORTAL_OUTBOX_INTERVAL_MS (default 2000); endpoints: server/outbox/endpoints.ts */
+  outbox: { enabled: boolean; intervalMs: number };
 }
 
 function checkSecret(s: string): string {
@@ -58,6 +60,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${env.PORT}"`);
   const workers = Number(env.PORTAL_WORKERS ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`PORTAL_WORKERS must be a whole number from 1 to 64, not "${env.PORTAL_WORKERS}"`);
+  const outboxSwitch = env.PORTAL_OUTBOX ?? 'on';
+  if (outboxSwitch !== 'on' && outboxSwitch !== 'off') throw new Error(`PORTAL_OUTBOX must be "on" or "off", not "${env.PORTAL_OUTBOX}"`);
+  const intervalMs = Number(env.PORTAL_OUTBOX_INTERVAL_MS ?? 2000);
+  if (!Number.isInteger(intervalMs) || intervalMs < 50 || intervalMs > 3_600_000) throw new Error(`PORTAL_OUTBOX_INTERVAL_MS must be a whole number of milliseconds from 50 to 3600000, not "${env.PORTAL_OUTBOX_INTERVAL_MS}"`);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -66,5 +72,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: env.JWT_SECRET ? checkSecret(env.JWT_SECRET) : undefined,
     filesDir: url ? null : join(dirname(dbFile), 'files'),
     workers,
+    outbox: { enabled: outboxSwitch === 'on', intervalMs },
   };
 }
