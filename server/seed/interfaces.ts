@@ -17,6 +17,8 @@ import { STAFF, quota, supplierUser, type SeedContext } from './context.ts';
 /** messages per declared message kind at scale 1 (and at most MAX_PER_KIND at any scale) */
 export const MESSAGES_PER_KIND = 12;
 const MAX_PER_KIND = 2000;
+/** the process name the demo attempts carry */
+export const SEED_SENDER = 'portal-1:4711';
 
 const FAILURES = [
   { httpStatus: 503, error: 'HTTP 503 Service Unavailable', answer: '{"error":"maintenance window"}' },
@@ -43,7 +45,6 @@ export async function seedInterfaceMessages(ctx: SeedContext): Promise<void> {
     'lastAttemptAt', 'lastResult', 'lastMode', 'lastHttpStatus', 'lastError', 'lastAnswer', 'sentAt', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy',
   ]);
   const attempt = ctx.w.inserter(OUTBOX_ATTEMPT_ENTITY, ['messageId', 'attemptNo', 'at', 'mode', 'result', 'httpStatus', 'error', 'answer', 'durationMs', 'batchSize', 'sender']);
-  const sender = 'portal-1:4711';
   let n = 0;
   await ctx.withoutIndexes([OUTBOX_MESSAGE_ENTITY, OUTBOX_ATTEMPT_ENTITY], () =>
     ctx.batched(async (tick) => {
@@ -107,7 +108,7 @@ export async function seedInterfaceMessages(ctx: SeedContext): Promise<void> {
                 answer: x.ok ? okAnswer : x.f.answer,
                 durationMs: x.ok ? r.int(40, 900) : x.f.httpStatus ? r.int(20, 400) : x.f.error.startsWith('timeout') ? 30_000 : r.int(1, 5),
                 batchSize: r.int(1, itf.batchLimit),
-                sender,
+                sender: SEED_SENDER,
               }),
             );
             await tick();
