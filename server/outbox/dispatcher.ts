@@ -4,7 +4,8 @@
  *
  * One pass, per declared interface:
  *  1. no endpoint configured here: its waiting messages are marked "no endpoint configured"
- *     (status unconfigured) and stay in the queue; with an endpoint again they wait as pending;
+ *     (status unconfigured) and stay in the queue, and the process log names the variables to set;
+ *     with an endpoint again they wait as pending;
  *  2. claim: at most the interface's batch limit of due messages, oldest due first, leased to this
  *     process (lease owner + lease end) in one short transaction. PostgreSQL reads them
  *     `FOR UPDATE SKIP LOCKED`, so two dispatchers never take the same message; SQLite claims in
@@ -82,8 +83,6 @@ interface CallOutcome {
 const ANSWER_READ_LIMIT = 256 * 1024;
 /** how long a claim holds beyond the call's timeout (recording the result included) */
 const LEASE_MARGIN_MS = 60_000;
-
-const NO_ENDPOINT = (code: string) => `No endpoint configured for ${code} (PORTAL_INTERFACE_${code}_URL or PORTAL_INTERFACES_FILE)`;
 
 /** An error's short description for the log: never a stack, never more than the cause's code. */
 function describe(err: unknown, timeoutSeconds: number): string {
@@ -171,7 +170,7 @@ export class OutboxDispatcher {
   start(intervalMs: number): void {
     if (this.timer || this.stopped) return;
     const missing = Object.keys(this.store.outbox.interfaces).filter((c) => !this.endpoints()[c]);
-    if (missing.length) this.opts.log?.warn({ interfaces: missing }, 'outbox: no endpoint configured for these interfaces; their messages wait until one is');
+    if (missing.length) this.opts.log?.warn({ interfaces: missing, settings: missing.map((c) => `PORTAL_INTERFACE_${c}_URL`), file: 'PORTAL_INTERFACES_FILE' }, 'outbox: no endpoint configured for these interfaces; their messages wait until one is');
     const tick = async () => {
       this.timer = null;
       let again = false;
@@ -248,7 +247,10 @@ export class OutboxDispatcher {
     return this.clock().toISOString();
   }
 
-  /** Waiting messages of an interface without an endpoint here: marked, never sent. */
+  /**
+   * Waiting messages of an interface without an endpoint here: marked (the log shows the status
+   * "no endpoint configured" in the user's language; the last attempt's error, if any, stays), never sent.
+   */
   private async markUnconfigured(code: string): Promise<number> {
     const s = this.store;
     const now = this.now();
@@ -256,8 +258,8 @@ export class OutboxDispatcher {
     if (!any) return 0;
     const r = await this.db.transaction((tx) =>
       tx.run(
-        `UPDATE ${s.mt} SET ${s.m('status')} = ?, ${s.m('lastError')} = ?, ${s.m('updatedAt')} = ? WHERE ${s.m('interfaceCode')} = ? AND ${s.m('status')} = ? AND (${s.m('leaseUntil')} IS NULL OR ${s.m('leaseUntil')} < ?)`,
-        [s.status.unconfigured, NO_ENDPOINT(code), now, code, s.status.pending, now],
+        `UPDATE ${s.mt} SET ${s.m('status')} = ?, ${s.m('updatedAt')} = ? WHERE ${s.m('interfaceCode')} = ? AND ${s.m('status')} = ? AND (${s.m('leaseUntil')} IS NULL OR ${s.m('leaseUntil')} < ?)`,
+        [s.status.unconfigured, now, code, s.status.pending, now],
       ),
     );
     return r.changes;
@@ -269,7 +271,7 @@ export class OutboxDispatcher {
     const any = await this.db.get(`SELECT 1 AS x FROM ${s.mt} WHERE ${s.m('interfaceCode')} = ? AND ${s.m('status')} = ? LIMIT 1`, [code, s.status.unconfigured]);
     if (!any) return;
     await this.db.transaction((tx) =>
-      tx.run(`UPDATE ${s.mt} SET ${s.m('status')} = ?, ${s.m('lastError')} = NULL, ${s.m('updatedAt')} = ? WHERE ${s.m('interfaceCode')} = ? AND ${s.m('status')} = ?`, [s.status.pending, this.now(), code, s.status.unconfigured]),
+      tx.run(`UPDATE ${s.mt} SET ${s.m('status')} = ?, ${s.m('updatedAt')} = ? WHERE ${s.m('interfaceCode')} = ? AND ${s.m('status')} = ?`, [s.status.pending, this.now(), code, s.status.unconfigured]),
     );
   }
 

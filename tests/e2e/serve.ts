@@ -5,18 +5,24 @@
  * temporary SQLite file, or the PostgreSQL database E2E_DATABASE_URL names (npm run test:e2e:pg,
  * through tests/support/with-postgres.ts).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildApp } from '../../server/app.ts';
 import { seedDatabase } from '../../server/seed/index.ts';
 import { metadata } from '../../server/generated/index.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
+import { E2E_INTERFACES_FILE, E2E_SERVER_INFO_FILE } from './e2e-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 const pgUrl = process.env.E2E_DATABASE_URL;
+const database = pgUrl ? { databaseUrl: pgUrl } : { dbFile: join(dir, 'portal.db'), filesDir: join(dir, 'files') };
+// the outbox runs as in production; its interfaces have no endpoint until a spec writes the file
+rmSync(E2E_INTERFACES_FILE, { force: true });
+writeFileSync(E2E_SERVER_INFO_FILE, JSON.stringify(database));
 const app = await buildApp({
-  ...(pgUrl ? { databaseUrl: pgUrl } : { dbFile: join(dir, 'portal.db'), filesDir: join(dir, 'files') }),
+  ...database,
+  outbox: { enabled: true, intervalMs: 250, interfacesFile: E2E_INTERFACES_FILE, env: {} },
   jwtSecret: 'e2e-secret-0123456789-0123456789-0123456789',
   adminDir: resolve('admin/dist'),
   hashParams: TEST_PARAMS,
