@@ -229,7 +229,7 @@ export class OutboxDispatcher {
           report.more = true;
           break;
         }
-        const batch = await this.claim(itf);
+        const batch = await this.claim(itf, endpoint.timeoutSeconds ?? this.delivery.timeoutSeconds);
         if (!batch.length) break;
         const outcome = await this.send(itf, endpoint, batch);
         if (this.abort.signal.aborted) break;
@@ -281,13 +281,13 @@ export class OutboxDispatcher {
   }
 
   /** Leases up to the batch limit of due messages of one interface to this process. */
-  private async claim(itf: CompiledInterface): Promise<Claimed[]> {
+  private async claim(itf: CompiledInterface, timeoutSeconds: number): Promise<Claimed[]> {
     const s = this.store;
     const now = this.now();
     const due = `${s.m('interfaceCode')} = ? AND ${s.m('status')} = ? AND ${s.m('nextAttemptAt')} <= ?`;
     // a cheap read first: an idle interface costs no write transaction
     if (!(await this.db.get(`SELECT 1 AS x FROM ${s.mt} WHERE ${due} LIMIT 1`, [itf.code, s.status.pending, now]))) return [];
-    const until = new Date(this.clock().getTime() + this.leaseMs(this.delivery.timeoutSeconds)).toISOString();
+    const until = new Date(this.clock().getTime() + this.leaseMs(timeoutSeconds)).toISOString();
     const cols = ['id', 'idempotencyKey', 'messageType', 'reference', 'payload', 'attempts', 'nextSendMode', 'createdAt', 'createdBy', 'nextAttemptAt'];
     const rows = await this.db.transaction((tx) =>
       tx.all<Rec>(

@@ -280,6 +280,22 @@ describe('delivery', () => {
     expect(rx.taken.get(String(m.idempotency_key))).toBe(1);
   });
 
+  it('a message leased by another process waits for the lease; a dead process\'s lease ends and the message goes with its key', async () => {
+    await drain(dispatcher());
+    const m = await shippedMessage();
+    const id = Number(m.id);
+    await t.app.db.run(`UPDATE interface_message SET lease_owner = ?, lease_until = ? WHERE id = ?`, ['other-host:999:abc', new Date(Date.now() + offset + 10 * 60_000).toISOString(), id]);
+    const d = dispatcher();
+    await d.runOnce();
+    expect(await message(id)).toMatchObject({ status: S('pending'), attempts: 0, lease_owner: 'other-host:999:abc' });
+    expect(rx.taken.has(String(m.idempotency_key))).toBe(false);
+    // that process died: its lease runs out and this one sends the message
+    offset += HOUR;
+    await d.runOnce();
+    expect(await message(id)).toMatchObject({ status: S('sent'), attempts: 1, lease_owner: null, lease_until: null });
+    expect(rx.taken.get(String(m.idempotency_key))).toBe(1);
+  });
+
   it('a receiver that refuses one message of a batch: that one retries, the other is sent', async () => {
     const [a, b] = [await shippedMessage(), await shippedMessage()];
     rx.behave((batch) => ({ status: 200, body: { results: batch.body.messages.map((x) => (x.idempotencyKey === a.idempotency_key ? { idempotencyKey: x.idempotencyKey, ok: false, error: 'unknown part' } : { idempotencyKey: x.idempotencyKey, ok: true })) } }));
