@@ -16,6 +16,8 @@ import { openDb } from '../../server/db/open.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import type { Db } from '../../server/db/types.ts';
 import { Engine, type HandlerTable } from '../../server/engine/engine.ts';
+import type { HookTable } from '../../server/engine/hooks.ts';
+import { hooks } from '../../server/hooks/index.ts';
 import { metadata, migrations, schemas, tables } from '../../server/generated/index.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import { seedDatabase } from '../../server/seed/index.ts';
@@ -54,7 +56,7 @@ beforeAll(async () => {
       }),
     ),
   );
-  const engine = new Engine(db, metadata, schemas, handlers as unknown as HandlerTable);
+  const engine = new Engine(db, metadata, schemas, handlers as unknown as HandlerTable, hooks as unknown as HookTable);
   await engine.action(principalOf('supplier', { supplierCode: 'S001' }), metadata.entities.order, 'ship', null, { ids, shipQty: 1 });
 
   let inFlight = 0;

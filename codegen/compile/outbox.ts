@@ -1,12 +1,12 @@
 /**
- * Checks and compiles metadata/interfaces.json, the outbox of the exchange with external systems:
+ * Step (after entities): checks and compiles metadata/interfaces.json, the outbox of the exchange with external systems:
  * every interface is a code of table interfaceCode, its batch limit names a whole-number constant
  * of app.json, every message names an existing record action of an existing entity, its reference
  * and payload fields exist and are not private, child rows hang off the record by a ref field. The
  * outbox's own entities (the interface log and its attempts) must carry the fields the dispatcher
  * writes, with the right types and code tables. Every problem names the file and the JSON pointer.
  */
-import { ptr, type SourceFile } from './load.ts';
+import { ptr, type SourceFile } from '../load.ts';
 import {
   OUTBOX_ATTEMPT_ENTITY,
   OUTBOX_MESSAGE_ENTITY,
@@ -18,9 +18,8 @@ import {
   type CompiledOutbox,
   type FieldType,
   type OutboxDelivery,
-} from './runtime/model.ts';
-
-type Err = (file: string, pointer: string, detail: string) => void;
+} from '../runtime/model.ts';
+import type { CompileContext } from './context.ts';
 
 interface RawMessage { entity: string; action: string; reference: string[]; fields: string[]; children?: { name: string; entity: string; parentField: string; fields: string[] }[] }
 interface RawInterfaces { delivery: OutboxDelivery; interfaces: Record<string, { batchLimit: string; messages: RawMessage[] }> }
@@ -72,13 +71,14 @@ const CODE_KEYS: Record<string, string[]> = {
 };
 
 export function compileOutbox(
+  ctx: CompileContext,
   f: SourceFile,
-  ctx: { app: AppConstants; codeTables: Record<string, CompiledCodeTable>; entities: Record<string, CompiledEntity> },
-  err: Err,
+  model: { app: AppConstants; codeTables: Record<string, CompiledCodeTable>; entities: Record<string, CompiledEntity> },
 ): CompiledOutbox {
   const raw = f.data as RawInterfaces;
   const file = f.file;
-  const { app, codeTables, entities } = ctx;
+  const { app, codeTables, entities } = model;
+  const err = ctx.err;
 
   for (const [table, keys] of Object.entries(CODE_KEYS)) {
     const t = codeTables[table];
@@ -108,7 +108,7 @@ export function compileOutbox(
   /** a field of `e` a payload or reference may name: exists, not private */
   const payloadField = (e: CompiledEntity, fn: string, pointer: string) => {
     const fd = e.fields[fn];
-    if (!fd) err(file, pointer, `unknown field "${fn}" of entity "${e.name}" (expected one of: ${e.fieldOrder.filter((n) => !e.fields[n].private).join(', ')})`);
+    if (!fd) ctx.unknown(file, pointer, 'field', fn, e.fieldOrder.filter((n) => !e.fields[n].private), { of: `of entity "${e.name}"` });
     else if (fd.private) err(file, pointer, `field "${fn}" of entity "${e.name}" is private and never leaves the portal`);
   };
 
@@ -119,9 +119,9 @@ export function compileOutbox(
   for (const [key, itf] of Object.entries(raw.interfaces)) {
     const base = ['interfaces', key];
     const value = interfaceTable?.values.find((v) => v.key === key);
-    if (!value) err(file, ptr(...base), `unknown interface "${key}" (expected a key of code table "interfaceCode": ${interfaceTable?.values.map((v) => v.key).join(', ') ?? '?'})`);
+    if (!value) ctx.unknown(file, ptr(...base), 'interface', key, interfaceTable?.values.map((v) => v.key) ?? [], { of: 'of code table "interfaceCode"' });
     const limit = app.constants[itf.batchLimit];
-    if (limit === undefined) err(file, ptr(...base, 'batchLimit'), `unknown constant "${itf.batchLimit}" (expected one of app.json constants: ${Object.keys(app.constants).join(', ')})`);
+    if (limit === undefined) ctx.unknown(file, ptr(...base, 'batchLimit'), 'constant', itf.batchLimit, Object.keys(app.constants), { of: 'of app.json' });
     else if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) err(file, ptr(...base, 'batchLimit'), `constant "${itf.batchLimit}" is ${JSON.stringify(limit)}, not a whole number of at least 1`);
     else if (attemptBatchMax !== undefined && limit > attemptBatchMax) err(file, ptr(...base, 'batchLimit'), `constant "${itf.batchLimit}" (${limit}) exceeds the largest batch an attempt records (${attemptBatchMax})`);
     const code = value?.code ?? key;
@@ -131,11 +131,11 @@ export function compileOutbox(
       const mp = [...base, 'messages', i];
       const e = entities[m.entity];
       if (!e) {
-        err(file, ptr(...mp, 'entity'), `unknown entity "${m.entity}" (expected one of: ${Object.keys(entities).join(', ')})`);
+        ctx.unknown(file, ptr(...mp, 'entity'), 'entity', m.entity, Object.keys(entities));
         return;
       }
       const a = e.actions[m.action];
-      if (!a) err(file, ptr(...mp, 'action'), `unknown action "${m.action}" of entity "${e.name}" (expected one of: ${Object.keys(e.actions).join(', ') || 'none'})`);
+      if (!a) ctx.unknown(file, ptr(...mp, 'action'), 'action', m.action, Object.keys(e.actions), { of: `of entity "${e.name}"` });
       else if (a.collection || a.internal) err(file, ptr(...mp, 'action'), `action "${m.action}" of entity "${e.name}" has no records to send (${a.collection ? 'a collection action' : 'engine-only'})`);
       const type = `${m.entity}.${m.action}`;
       if (seen.has(type)) err(file, ptr(...mp, 'action'), `"${type}" is declared twice for interface "${key}"`);
@@ -145,10 +145,10 @@ export function compileOutbox(
       const children = (m.children ?? []).map((c, j) => {
         const cp = [...mp, 'children', j];
         const ce = entities[c.entity];
-        if (!ce) err(file, ptr(...cp, 'entity'), `unknown entity "${c.entity}"`);
+        if (!ce) ctx.unknown(file, ptr(...cp, 'entity'), 'entity', c.entity, Object.keys(entities));
         else {
           const pf = ce.fields[c.parentField];
-          if (!pf) err(file, ptr(...cp, 'parentField'), `unknown field "${c.parentField}" of entity "${ce.name}"`);
+          if (!pf) ctx.unknown(file, ptr(...cp, 'parentField'), 'field', c.parentField, ce.fieldOrder, { of: `of entity "${ce.name}"` });
           else if (pf.type !== 'ref' || pf.ref !== e.name) err(file, ptr(...cp, 'parentField'), `field "${c.parentField}" of entity "${ce.name}" is not a ref to "${e.name}"`);
           c.fields.forEach((fn, k) => payloadField(ce, fn, ptr(...cp, 'fields', k)));
         }
