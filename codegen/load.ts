@@ -28,6 +28,8 @@ export interface MetadataSources {
   /** locale -> files of that catalogue */
   i18n: Record<string, SourceFile[]>;
   migrations: SourceFile[];
+  /** metadata/interfaces.json: the outbox of the external exchange (optional) */
+  interfaces: SourceFile | null;
 }
 
 /**
@@ -103,6 +105,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
     screens: readDir(projectRoot, join(metadataDir, 'screens'), errors),
     i18n,
     migrations: readDir(projectRoot, join(metadataDir, 'migrations'), errors),
+    interfaces: existsSync(join(metadataDir, 'interfaces.json')) ? readJson(projectRoot, join(metadataDir, 'interfaces.json'), errors) : null,
   };
   return { sources: app && access && mail ? sources : null, errors };
 }
@@ -113,7 +116,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
  */
 export function sourcesHash(src: MetadataSources): string {
   const hash = createHash('sha256');
-  for (const f of [src.app, src.access, src.mail, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations]) {
+  for (const f of [src.app, src.access, src.mail, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations, ...(src.interfaces ? [src.interfaces] : [])]) {
     hash.update(f.file);
     hash.update('\0');
     hash.update(f.text);

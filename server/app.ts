@@ -30,6 +30,15 @@ import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
+import { OutboxDispatcher, type DispatcherOptions } from './outbox/dispatcher.ts';
+
+/** The outbox dispatcher's settings (JSON, so a forked test server can take them too). */
+export type OutboxAppOptions = Omit<DispatcherOptions, 'clock' | 'random' | 'log'> & {
+  /** run the dispatch loop in this process (npm start: unless PORTAL_OUTBOX=off; tests: off unless set) */
+  enabled?: boolean;
+  /** pause between two passes when nothing was due (default 2000 ms) */
+  intervalMs?: number;
+};
 
 export interface AppOptions {
   /** an open database (the app takes it over and closes it), or where to open one */
@@ -64,6 +73,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** limits of the self-service password reset */
   passwordReset?: PasswordResetOptions;
+  /** the outbox of the external exchange (server/outbox/): where its interfaces' endpoints are, and whether this process sends */
+  outbox?: OutboxAppOptions;
 }
 
 /** Where .eml files go without SMTP: PORTAL_MAIL_DIR, else `mail/` beside the SQLite file, else `data/mail`. */
@@ -79,6 +90,8 @@ declare module 'fastify' {
     engine: Engine;
     /** what the start-up migration did (empty when this process did not migrate) */
     migration: MigrateReport | null;
+    /** the outbox dispatcher of this process (null when metadata declares no interfaces); tests call runOnce() */
+    outbox: OutboxDispatcher | null;
   }
 }
 
@@ -157,6 +170,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const engine = new Engine(db, metadata, schemas, businessHandlers as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
   app.decorate('engine', engine);
+  const outbox = metadata.outbox ? new OutboxDispatcher(db, metadata, { ...opts.outbox, log: app.log }) : null;
+  app.decorate('outbox', outbox);
+  if (outbox && opts.outbox?.enabled) {
+    // every process sends (several at once are safe: claims are leased); it stops before the database closes
+    app.addHook('onReady', async () => outbox.start(opts.outbox?.intervalMs ?? 2000));
+    app.addHook('preClose', async () => outbox.stop());
+  }
   await app.register(connectRoutes, { db, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}), ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}) });
   await app.register(passwordResetRoutes, { db, ...opts.passwordReset, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) });
   await app.register(metaRoutes);

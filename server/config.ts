@@ -22,6 +22,8 @@ export interface Config {
   publicUrl: string;
   /** e-mail: SMTP_URL, PORTAL_MAIL_DIR (.eml files without SMTP), PORTAL_MAIL_FROM */
   mail: { smtpUrl?: string; dir?: string; from?: string };
+  /** the outbox dispatcher: PORTAL_OUTBOX (on unless "off"), PORTAL_OUTBOX_INTERVAL_MS (default 2000); endpoints: server/outbox/endpoints.ts */
+  outbox: { enabled: boolean; intervalMs: number };
 }
 
 function checkSecret(s: string): string {
@@ -70,6 +72,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = normalisePublicUrl(env.PORTAL_PUBLIC_URL || `http://${localHost}:${port}`);
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  const outboxSwitch = env.PORTAL_OUTBOX ?? 'on';
+  if (outboxSwitch !== 'on' && outboxSwitch !== 'off') throw new Error(`PORTAL_OUTBOX must be "on" or "off", not "${env.PORTAL_OUTBOX}"`);
+  const intervalMs = Number(env.PORTAL_OUTBOX_INTERVAL_MS ?? 2000);
+  if (!Number.isInteger(intervalMs) || intervalMs < 50 || intervalMs > 3_600_000) throw new Error(`PORTAL_OUTBOX_INTERVAL_MS must be a whole number of milliseconds from 50 to 3600000, not "${env.PORTAL_OUTBOX_INTERVAL_MS}"`);
   return {
     port,
     host,
@@ -84,5 +90,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(env.PORTAL_MAIL_DIR ? { dir: resolve(env.PORTAL_MAIL_DIR) } : {}),
       ...(env.PORTAL_MAIL_FROM ? { from: env.PORTAL_MAIL_FROM } : {}),
     },
+    outbox: { enabled: outboxSwitch === 'on', intervalMs },
   };
 }

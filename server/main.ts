@@ -64,6 +64,8 @@ async function serve(config: Config, secret: string): Promise<void> {
     publicUrl: config.publicUrl,
     // the primary (or this single process) has migrated already
     migrate: false,
+    // every serving process sends outbox messages; endpoints come from the environment (README "Environment")
+    outbox: config.outbox,
     // secrets never reach the log, whatever a serializer adds later (ASVS 16.2.5)
     logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.oldPassword', 'req.body.confirmPassword', 'req.body.token'] },
   });

@@ -11,7 +11,7 @@ import type { CompileContext } from './context.ts';
 import { choicesHint, closest } from './suggest.ts';
 
 const SCHEMA_DIR = 'schema';
-const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration', 'mail'].map((n) => `${n}.schema.json`);
+const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration', 'mail', 'interfaces'].map((n) => `${n}.schema.json`);
 type Validators = ReturnType<typeof buildValidators>;
 /** Compiled meta-schemas, kept while the schema files are unchanged (watch mode regenerates fast). */
 const validatorCache = new Map<string, Validators>();
@@ -45,6 +45,7 @@ function buildValidators(metadataDir: string) {
     i18n: compile('i18n.schema.json'),
     migration: compile('migration.schema.json'),
     mail: compile('mail.schema.json'),
+    interfaces: compile('interfaces.schema.json'),
   };
 }
 
@@ -93,5 +94,6 @@ export function checkMetaSchemas(ctx: CompileContext): boolean {
   src.screens.forEach((f) => check(v.screen, f));
   Object.values(src.i18n).flat().forEach((f) => check(v.i18n, f));
   src.migrations.forEach((f) => check(v.migration, f));
+  if (src.interfaces) check(v.interfaces, src.interfaces);
   return ctx.errors.length === before;
 }

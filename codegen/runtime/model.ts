@@ -144,7 +144,7 @@ export interface CompiledRule {
   maxSizeKiB?: number;
 }
 
-export interface CompiledColumn { field: string; labelKey: string; width?: number; format?: 'date' | 'datetime' | 'number' | 'money' | 'fileSize' }
+export interface CompiledColumn { field: string; labelKey: string; width?: number; format?: 'date' | 'datetime' | 'number' | 'money' | 'fileSize' | 'json' }
 export interface CompiledFilter { field: string; op: FilterOp; alwaysOn: boolean; labelKey: string }
 
 export interface CompiledScreen {
@@ -211,6 +211,51 @@ export interface CompiledAccess {
   buttons: Record<string, { labelKey: string; operation?: Operation; on?: 'fileChild' }>;
 }
 
+/** The outbox's own entities: the message (the interface log) and its attempts (metadata/entities). */
+export const OUTBOX_MESSAGE_ENTITY = 'interfaceMessage';
+export const OUTBOX_ATTEMPT_ENTITY = 'interfaceAttempt';
+
+/** One kind of message an interface carries: written for each record of a successful action. */
+export interface CompiledInterfaceMessage {
+  /** "<entity>.<action>" */
+  type: string;
+  entity: string;
+  action: string;
+  /** fields joined with '/' name the record for people */
+  reference: string[];
+  /** the record's fields the payload carries (after the action) */
+  fields: string[];
+  /** child rows the payload carries: payload[name] = rows of `entity` whose `parentField` is the record */
+  children: { name: string; entity: string; parentField: string; fields: string[] }[];
+}
+
+export interface CompiledInterface {
+  /** stored code of table interfaceCode (INTF0001) */
+  code: string;
+  key: string;
+  /** most messages in one call: the value of app constant `batchLimitConstant` */
+  batchLimit: number;
+  batchLimitConstant: string;
+  messages: CompiledInterfaceMessage[];
+}
+
+export interface OutboxDelivery {
+  maxAttempts: number;
+  backoffSeconds: number;
+  maxBackoffSeconds: number;
+  timeoutSeconds: number;
+  answerExcerptChars: number;
+}
+
+/** metadata/interfaces.json, checked: what the outbox writes and how the dispatcher delivers. */
+export interface CompiledOutbox {
+  delivery: OutboxDelivery;
+  /** interface code -> declaration */
+  interfaces: Record<string, CompiledInterface>;
+  /** "<entity>.<action>" -> [interface code, message declaration] pairs the action writes */
+  emitters: Record<string, { interfaceCode: string; message: CompiledInterfaceMessage }[]>;
+}
+
 export interface CompiledMetadata {
   /** hash of the metadata sources, changes whenever any metadata file changes */
   hash: string;
@@ -224,6 +269,8 @@ export interface CompiledMetadata {
   screens: CompiledScreen[];
   /** notification e-mail templates (server only: the admin's copy leaves them out) */
   mail: CompiledMail;
+  /** the outbox of the external exchange (absent when metadata declares no interfaces.json) */
+  outbox?: CompiledOutbox;
 }
 
 /**

@@ -14,6 +14,7 @@ import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, 
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
 import { fieldOf, selectList, toRecord } from './records.ts';
+import { emitMessages } from '../outbox/emit.ts';
 import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, PrepareContext, UploadedFile } from './handler-types.ts';
 import { HookRunner, type HookTable } from './hooks.ts';
 
@@ -681,6 +682,8 @@ export class Engine {
         for (const r of rows) records.push(await this.transition(q, e, a, p, now, input, r, {}, expectVersion));
         outcome = { records };
       }
+      // the outbox messages metadata/interfaces.json declares for this action: same transaction
+      await emitMessages(q, this.meta, e, a, outcome.records, p, now);
     });
     if (a.collection) return { records: [], result };
     const records = (outcome?.records ?? []).map((r) => {

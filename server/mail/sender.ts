@@ -74,7 +74,7 @@ export class MailSender {
     const rows = await db.transaction((tx) =>
       tx.all<ClaimedRow>(
         `UPDATE _mail_queue SET status = 'sending', attempts = attempts + 1, next_attempt_at = ?
-         WHERE id IN (SELECT id FROM _mail_queue WHERE status IN ('pending', 'sending') AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ${Math.trunc(this.batch)}${tx.dialect.skipLocked})
+         WHERE id IN (SELECT q.id FROM _mail_queue q WHERE status IN ('pending', 'sending') AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ${Math.trunc(this.batch)}${tx.dialect.skipLocked('q')})
          RETURNING id, template, account_id AS "accountId", vars, attempts`,
         [new Date(now.getTime() + this.leaseMs).toISOString(), at],
       ),

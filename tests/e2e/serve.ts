@@ -17,6 +17,7 @@ import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 import { inboxDir } from './inbox.ts';
 import { addMailAccounts } from './mail-fixtures.ts';
+import { E2E_INTERFACES_FILE, E2E_SERVER_INFO_FILE } from './e2e-files.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3310);
 const dir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
@@ -27,8 +28,13 @@ rmSync(inbox, { recursive: true, force: true });
 mkdirSync(inbox, { recursive: true });
 let received = 0;
 const smtp = await startSmtpServer({ onMessage: (m) => writeFileSync(join(inbox, `${String(++received).padStart(5, '0')}.eml`), m.raw) });
+const database = pgUrl ? { databaseUrl: pgUrl } : { dbFile: join(dir, 'portal.db'), filesDir: join(dir, 'files') };
+// the outbox runs as in production; its interfaces have no endpoint until a spec writes the file
+rmSync(E2E_INTERFACES_FILE, { force: true });
+writeFileSync(E2E_SERVER_INFO_FILE, JSON.stringify(database));
 const app = await buildApp({
-  ...(pgUrl ? { databaseUrl: pgUrl } : { dbFile: join(dir, 'portal.db'), filesDir: join(dir, 'files') }),
+  ...database,
+  outbox: { enabled: true, intervalMs: 250, interfacesFile: E2E_INTERFACES_FILE, env: {} },
   jwtSecret: 'e2e-secret-0123456789-0123456789-0123456789',
   adminDir: resolve('admin/dist'),
   hashParams: TEST_PARAMS,
