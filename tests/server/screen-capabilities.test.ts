@@ -1,0 +1,53 @@
+/**
+ * The server's side of the generic screen capabilities of issue 9, over real HTTP handling and a
+ * real database (SQLite and PostgreSQL): inverted range filters are refused by the list and the
+ * export.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, build, listUrl, login, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let sup: string;
+
+beforeAll(async () => {
+  t = await build();
+  sup = await login(t.app, 'sup01');
+});
+afterAll(() => t.close());
+
+const get = (url: string, token = sup, lang = 'en-US') => t.app.inject({ method: 'GET', url, headers: { ...bearer(token), 'accept-language': lang } });
+
+describe('range filters (spec point 5: start date must not be after end date)', () => {
+  it('refuses an inverted date range on the list, in the caller language', async () => {
+    const r = await get(listUrl('orders', { filter: { releaseDate_gte: '2026-12-31', releaseDate_lte: '2026-01-01' } }));
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toMatchObject({ code: 'error.dateRange', message: 'Start date must not be after end date' });
+    const zh = await get(listUrl('orders', { filter: { releaseDate_gte: '2026-12-31', releaseDate_lte: '2026-01-01' } }), sup, 'zh-CN');
+    expect(zh.json().message).toBe('开始日期不能大于结束日期');
+  });
+
+  it('refuses an inverted range on a date-time column and on a number column', async () => {
+    const dt = await get(listUrl('stock-adjustments', { filter: { submittedAt_gte: '2026-11-02', submittedAt_lte: '2026-11-01' } }));
+    expect(dt.statusCode).toBe(400);
+    expect(dt.json().code).toBe('error.dateRange');
+    const n = await get(listUrl('child-part-stocks', { filter: { shortageQty_gte: 5, shortageQty_lte: -5 } }));
+    expect(n.statusCode).toBe(400);
+    expect(n.json().code).toBe('error.numberRange');
+  });
+
+  it('takes a one-day range, one bound alone, and a day against a date-time of that day', async () => {
+    for (const filter of [
+      { releaseDate_gte: '2026-11-01', releaseDate_lte: '2026-11-01' },
+      { releaseDate_gte: '2026-11-01' },
+      { releaseDate_lte: '2026-11-01' },
+    ]) expect((await get(listUrl('orders', { filter }))).statusCode).toBe(200);
+    expect((await get(listUrl('stock-adjustments', { filter: { submittedAt_gte: '2026-11-01', submittedAt_lte: '2026-11-01T08:00:00Z' } }))).statusCode).toBe(200);
+  });
+
+  it('refuses it on the export as well', async () => {
+    const q = new URLSearchParams({ screen: 'orderConfirm', filter: JSON.stringify({ releaseDate_gte: '2026-12-31', releaseDate_lte: '2026-01-01' }) });
+    const r = await get(`/api/orders/export?${q}`);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().code).toBe('error.dateRange');
+  });
+});
