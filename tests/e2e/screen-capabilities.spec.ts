@@ -8,7 +8,7 @@
  */
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import { expectNotification, loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { confirmDialog, expectNotification, loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const codeOf = (table: string, key: string): string => metadata.codeTables[table].values.find((v) => v.key === key)!.code;
@@ -83,6 +83,31 @@ for (const locale of LOCALES) {
     await expect.poll(() => calls.filters().find((f) => 'releaseDate_gte' in f)).toMatchObject({ releaseDate_gte: '2026-12-31', releaseDate_lte: '2027-01-31' });
   });
 }
+
+test('a date typed in a form is saved as yyyy-MM-dd and shown so (zh-CN)', async ({ page }) => {
+  const locale: Locale = 'zh-CN';
+  const s = screenNamed('consultingFeeItems');
+  await loginIn(page, 'staff01', locale);
+  await openScreen(page, s, locale);
+  await screen.button(page, 'add').click();
+  const code = `DT-${Date.now() % 1_000_000}`;
+  const fill = (field: string, v: string) => page.getByTestId(`input-${field}`).locator('input').first().fill(v);
+  await fill('originalPartsCode', code);
+  await fill('feePartsCode', `ZX-${code}`);
+  await fill('consultingFee', '12.5');
+  await fill('managementRate', '0.05');
+  await fill('supplierCode', 'S001');
+  const date = page.getByTestId('input-effectiveDate');
+  await expect(date).toContainText(t(locale, 'field.consultingFeeItem.effectiveDate'));
+  await typeDate(page, date, '2027-03-09');
+  await expect(date.locator('.MuiPickersSectionList-root')).toHaveText('2027-03-09');
+  const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/consulting-fee-items' && r.request().method() === 'POST');
+  await screen.button(page, 'save').click();
+  const res = await saved;
+  expect(res.status()).toBe(201);
+  expect(res.request().postDataJSON()).toMatchObject({ effectiveDate: '2027-03-09' });
+  expect((await res.json()).effectiveDate).toBe('2027-03-09');
+});
 
 test('Reset clears the search, the stored list parameters and queries again; a reload and an export see no old filter', async ({ page }) => {
   const locale: Locale = 'en-US';
@@ -176,5 +201,78 @@ for (const locale of LOCALES) {
     await expect(screen.button(page, 'submit')).toBeDisabled();
     await page.getByTestId('btn-submit-reason').hover();
     await expect(page.getByRole('tooltip', { name: t(locale, 'error.illegalTransition') })).toBeVisible();
+  });
+}
+
+/** A call to the API as the page's logged-in user (another tab of the same user, say). */
+async function api(page: Page, method: 'GET' | 'PUT' | 'POST', path: string, data?: unknown): Promise<{ status: number; body: any }> {
+  const token = await page.evaluate(() => localStorage.getItem('portal.token'));
+  const res = await page.request.fetch(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, data: data === undefined ? undefined : JSON.stringify(data) });
+  return { status: res.status(), body: await res.json().catch(() => null) };
+}
+
+test('save, then an action, then save again on one edit page: every step uses the new version (notices)', async ({ page }) => {
+  const locale: Locale = 'en-US';
+  await loginIn(page, 'supadmin', locale);
+  await openScreen(page, screenNamed('noticeList'), locale);
+  await screen.button(page, 'add').click();
+  const title = page.getByTestId('input-title').locator('input');
+  await title.fill(`Version ${Date.now()}`);
+  await page.getByTestId('input-content').locator('textarea').first().fill('first');
+  await screen.button(page, 'save').click();
+  await expectNotification(page, t(locale, 'message.saveSuccess'));
+  await expect(page).toHaveURL(/\/notice\/edit\?id=\d+/);
+  await page.getByTestId('input-content').locator('textarea').first().fill('second');
+  await screen.button(page, 'save').click();
+  await expectNotification(page, t(locale, 'message.saveSuccess'));
+  // repeal right after the save: no concurrent-edit message
+  await screen.button(page, 'repeal').click();
+  await confirmDialog(page);
+  await expectNotification(page, t(locale, 'message.actionSuccess'));
+  await screen.button(page, 'activate').click();
+  await expectNotification(page, t(locale, 'message.actionSuccess'));
+  await page.getByTestId('input-content').locator('textarea').first().fill('third');
+  await screen.button(page, 'save').click();
+  await expectNotification(page, t(locale, 'message.saveSuccess'));
+  const id = new URL(page.url()).searchParams.get('id');
+  expect((await api(page, 'GET', `/api/notices/${id}`)).body).toMatchObject({ content: 'third', version: 5 });
+});
+
+test('a returned stock adjustment: save, then submit on the same page', async ({ page }) => {
+  const locale: Locale = 'zh-CN';
+  await loginIn(page, 'sup01', locale);
+  const s = screenNamed('childPartsDiffAdjustQuery');
+  await openScreen(page, s, locale);
+  await expect(screen.rows(page).first()).toBeVisible();
+  const row = (await rowsWhere(page, 'status', t(locale, `code.stockAdjustStatus.${codeOf('stockAdjustStatus', 'unsubmitted')}`)))[0];
+  await row.locator('[data-role="open"]').click();
+  await expect(page).toHaveURL(/\?id=\d+/);
+  await page.getByTestId('input-remarks').locator('textarea, input').first().fill(`saved ${Date.now()}`);
+  await screen.button(page, 'save').click();
+  await expectNotification(page, t(locale, 'message.saveSuccess'));
+  await screen.button(page, 'submit').click();
+  await confirmDialog(page);
+  await expectNotification(page, t(locale, 'message.submitSuccess'));
+  await expect(screen.button(page, 'submit')).toBeHidden();
+});
+
+for (const locale of LOCALES) {
+  test(`after a real concurrent edit the form shows the other user's data and the next save goes through (${locale})`, async ({ page }) => {
+    await loginIn(page, 'supadmin', locale);
+    const created = await api(page, 'POST', '/api/notices', { title: `Concurrent ${locale} ${Date.now()}`, content: 'mine' });
+    expect(created.status).toBe(201);
+    await openScreen(page, screenNamed('noticeEdit'), locale, `?id=${created.body.id}`);
+    const content = page.getByTestId('input-content').locator('textarea').first();
+    await expect(content).toHaveValue('mine');
+    // somebody else saves meanwhile
+    expect((await api(page, 'PUT', `/api/notices/${created.body.id}`, { ...created.body, content: 'theirs' })).status).toBe(200);
+    await content.fill('my change');
+    await screen.button(page, 'save').click();
+    await expectNotification(page, t(locale, 'error.staleVersion'));
+    await expect(content).toHaveValue('theirs');
+    await content.fill('my change again');
+    await screen.button(page, 'save').click();
+    await expectNotification(page, t(locale, 'message.saveSuccess'));
+    expect((await api(page, 'GET', `/api/notices/${created.body.id}`)).body).toMatchObject({ content: 'my change again', version: 3 });
   });
 }
