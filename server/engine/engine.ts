@@ -166,7 +166,7 @@ export class Engine {
     fields: string[],
     fixed: Rec = {},
     screenSort?: { field: string; order: 'ASC' | 'DESC' },
-  ): { sql: string; countSql: string; params: unknown[] } {
+  ): { sql: string; countSql: string; params: unknown[]; countParams: unknown[] } {
     const scope = this.readScope(e, p, 'export');
     const q = parseListQuery(this.meta, this.d, e, { filter: query.filter, sort: query.sort }, screenSort);
     const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
@@ -182,9 +182,29 @@ export class Engine {
     const cols = fields.map((n) => {
       const f = fieldOf(e, n);
       if (!f || f.private) throw new Error(`export of unknown or private field ${e.name}.${n}`);
-      return `a.${quote(f.column)}`;
+      return f.type === 'ref' ? this.referenceTitle(p, f.ref!, `a.${quote(f.column)}`) : { sql: `a.${quote(f.column)}`, params: [] };
     });
-    return { sql: `SELECT ${cols.join(', ') || '1'}${from} ORDER BY ${q.orderBy}`, countSql: `SELECT COUNT(*) AS n${from}`, params: where.params };
+    // the select list's parameters come before the WHERE clause's
+    return { sql: `SELECT ${cols.map((c) => c.sql).join(', ') || '1'}${from} ORDER BY ${q.orderBy}`, countSql: `SELECT COUNT(*) AS n${from}`, params: [...cols.flatMap((c) => c.params), ...where.params], countParams: where.params };
+  }
+
+  /**
+   * A reference shown as the referenced record's title field (its id when the caller cannot read
+   * that record): a correlated subquery under the target's read scope, as text.
+   */
+  private referenceTitle(p: Principal, targetName: string, idSql: string): SqlPart {
+    const target = this.meta.entities[targetName];
+    const fallback = `CAST(${idSql} AS TEXT)`;
+    let scope: SqlPart | null = null;
+    try {
+      assertWarehouseAllows(target, p);
+      scope = scopeOf(this.meta, this.d, target, p, operationGrant(target, 'read', p), 'ref_t');
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    }
+    if (!scope) return { sql: fallback, params: [] };
+    const where = this.and({ sql: `ref_t.${quote('id')} = ${idSql}`, params: [] }, scope);
+    return { sql: `COALESCE((SELECT CAST(ref_t.${quote(target.fields[target.titleField].column)} AS TEXT) FROM ${quote(target.table)} ref_t WHERE ${where.sql}), ${fallback})`, params: where.params };
   }
 
   async getOne(p: Principal | null, e: CompiledEntity, id: number): Promise<Rec> {

@@ -276,3 +276,19 @@ for (const locale of LOCALES) {
     expect((await api(page, 'GET', `/api/notices/${created.body.id}`)).body).toMatchObject({ content: 'my change again', version: 3 });
   });
 }
+
+test('a reference column shows the referenced record\'s title: settlement numbers on the consulting list', async ({ page }) => {
+  const locale: Locale = 'en-US';
+  const s = screenNamed('consultingList');
+  await loginIn(page, 'sup01', locale);
+  await openScreen(page, s, locale);
+  await page.getByTestId('tab-inProgress').click();
+  await expect(screen.rows(page).first()).toBeVisible();
+  // every reference cell on screen reads JS..., none an id
+  await expect
+    .poll(async () => {
+      const cells = await Promise.all((await screen.rows(page).all()).slice(0, 20).map((r) => cellText(page, r, 'settlementId')));
+      return cells.length > 0 && cells.every((c) => /^JS\d+$/.test(c));
+    })
+    .toBe(true);
+});

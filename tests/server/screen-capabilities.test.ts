@@ -1,10 +1,12 @@
 /**
  * The server's side of the generic screen capabilities of issue 9, over real HTTP handling and a
  * real database (SQLite and PostgreSQL): inverted range filters are refused by the list and the
- * export.
+ * export; an exported reference column holds the referenced record's title.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, build, listUrl, login, type TestApp } from './helpers.ts';
+import { readFirstSheet } from '../../server/documents/xlsx.ts';
+import { metadata } from '../../server/generated/index.ts';
 
 let t: TestApp;
 let sup: string;
@@ -49,5 +51,26 @@ describe('range filters (spec point 5: start date must not be after end date)', 
     const r = await get(`/api/orders/export?${q}`);
     expect(r.statusCode).toBe(400);
     expect(r.json().code).toBe('error.dateRange');
+  });
+});
+
+describe('reference columns (a reference shows the referenced record\'s title field)', () => {
+  it('the consulting list export shows settlement numbers, not ids, for every caller', async () => {
+    const screen = metadata.screens.find((x) => x.name === 'consultingList')!;
+    const col = screen.columns.findIndex((c) => c.field === 'settlementId');
+    for (const user of ['sup01', 'staff01']) {
+      const token = await login(t.app, user);
+      const lines = (await get(listUrl('settlement-lines', { filter: { status: screen.tabs.find((x) => x.key === 'inProgress')!.filter.status }, range: [0, 499] }), token)).json() as { settlementId: number }[];
+      expect(lines.length).toBeGreaterThan(0);
+      const ids = [...new Set(lines.map((l) => l.settlementId))];
+      const settlements = (await get(listUrl('settlements', { filter: { id: ids } }), token)).json() as { id: number; settlementNo: string }[];
+      const numberOf = new Map(settlements.map((x) => [x.id, x.settlementNo]));
+      const r = await get(`/api/settlement-lines/export?${new URLSearchParams({ screen: 'consultingList', tab: 'inProgress' })}`, token);
+      expect(r.statusCode, r.body).toBe(200);
+      const rows = readFirstSheet(r.rawPayload).rows.slice(1).map((x) => x.cells);
+      expect(rows.length).toBe(lines.length);
+      expect(rows.every((c) => /^JS/.test(String(c[col])))).toBe(true);
+      expect(new Set(rows.map((c) => c[col]))).toEqual(new Set(lines.map((l) => numberOf.get(l.settlementId))));
+    }
   });
 });

@@ -115,9 +115,9 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
   const runner = useActionRunner(entity, useCallback(() => onUnselectItems(), [onUnselectItems]));
   const relation = fileRelation(screen);
   const files = useFileOps(relation?.resource ?? res);
-  const columns = useLeanColumns(entity, screen.columns, !!editScreen);
-
   const rows = (enabled ? (data ?? []) : []) as LeanRecord[];
+  const columns = useLeanColumns(entity, screen.columns, !!editScreen, rows);
+
   const selectedSet = useMemo(() => new Set(selectedIds.map(String)), [selectedIds]);
   const selected = useMemo(() => (data ?? []).filter((r) => selectedSet.has(String(r.id))), [data, selectedSet]);
 
