@@ -11,17 +11,19 @@ import type { Db, Queryable } from './types.ts';
 import type { ColumnDef, TableDef } from '../../codegen/runtime/dialect.ts';
 
 export interface MigrationStep {
-  op: 'dropColumn' | 'renameColumn' | 'retypeColumn' | 'dropTable';
+  op: 'dropColumn' | 'renameColumn' | 'retypeColumn' | 'dropTable' | 'mapValues';
   table: string;
   column?: string;
   from?: string;
   to?: string;
+  /** mapValues: stored value -> new stored value */
+  values?: Record<string, string>;
 }
 export interface Migration { id: string; steps: MigrationStep[] }
 
 export class MigrationRefused extends Error {
   constructor(readonly problems: string[]) {
-    super(`The database cannot follow the metadata without losing data:\n  - ${problems.join('\n  - ')}\nAdd a migration file in metadata/migrations/ (ops dropColumn, renameColumn, retypeColumn, dropTable) that says what to do, then start again.`);
+    super(`The database cannot follow the metadata without losing data:\n  - ${problems.join('\n  - ')}\nAdd a migration file in metadata/migrations/ (ops dropColumn, renameColumn, retypeColumn, dropTable, mapValues) that says what to do, then start again.`);
     this.name = 'MigrationRefused';
   }
 }
@@ -31,6 +33,11 @@ export interface MigrateReport { created: string[]; addedColumns: string[]; crea
 async function names(tx: Queryable, q: { sql: string; params: unknown[] } | null): Promise<string[]> {
   if (!q) return [];
   return (await tx.all<{ name: string }>(q.sql, q.params)).map((r) => r.name);
+}
+
+async function tableExists(tx: Queryable, table: string): Promise<boolean> {
+  const q = tx.dialect.tableExistsQuery(table);
+  return !!(await tx.get(q.sql, q.params));
 }
 
 async function recordColumns(tx: Queryable, t: TableDef, cols: ColumnDef[]): Promise<void> {
@@ -56,12 +63,17 @@ async function applyMigration(tx: Queryable, m: Migration, tables: TableDef[]): 
         await tx.run(`UPDATE _schema_columns SET column_name = ? WHERE table_name = ? AND column_name = ?`, [s.to, s.table, s.from]);
         break;
       case 'retypeColumn': {
-        // the stored type is re-read from the metadata below
+        // the stored type is re-read from the metadata below; a table not created yet has nothing to retype
         const col = tables.find((t) => t.name === s.table)?.columns.find((c) => c.name === s.column);
-        if (col) for (const sql of d.retypeColumn(s.table, col)) await tx.run(sql);
+        if (col && (await tableExists(tx, s.table))) for (const sql of d.retypeColumn(s.table, col)) await tx.run(sql);
         await tx.run(`DELETE FROM _schema_columns WHERE table_name = ? AND column_name = ?`, [s.table, s.column]);
         break;
       }
+      case 'mapValues':
+        // free text becoming codes: each old value is rewritten; a fresh database has no rows to map
+        if (!(await tableExists(tx, s.table))) break;
+        for (const [from, to] of Object.entries(s.values ?? {})) await tx.run(`UPDATE ${q(s.table)} SET ${q(s.column!)} = ? WHERE ${q(s.column!)} = ?`, [to, from]);
+        break;
       case 'dropTable':
         await tx.run(`DROP TABLE IF EXISTS ${q(s.table)}`);
         await tx.run(`DELETE FROM _schema_columns WHERE table_name = ?`, [s.table]);

@@ -292,3 +292,18 @@ test('a reference column shows the referenced record\'s title: settlement number
     })
     .toBe(true);
 });
+
+for (const locale of LOCALES) {
+  test(`the logistics delivery method is shown in the UI language (${locale})`, async ({ page }) => {
+    const s = screenNamed('orderConfirm');
+    const labels = new Set(metadata.codeTables.logisticsDeliveryMethod.values.map((v) => t(locale, `code.logisticsDeliveryMethod.${v.code}`)));
+    expect(labels.size).toBe(5);
+    await loginIn(page, 'sup01', locale);
+    await openScreen(page, s, locale);
+    await expect(screen.rows(page).first()).toBeVisible();
+    const cells = await Promise.all((await screen.rows(page).all()).slice(0, 15).map((r) => cellText(page, r, 'logisticsDeliveryMethod')));
+    expect(cells.length).toBeGreaterThan(0);
+    expect(cells.filter((c) => !labels.has(c))).toEqual([]);
+    if (locale === 'en-US') expect(cells.some((c) => /[\u4e00-\u9fff]/.test(c))).toBe(false);
+  });
+}

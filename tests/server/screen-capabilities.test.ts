@@ -1,12 +1,15 @@
 /**
  * The server's side of the generic screen capabilities of issue 9, over real HTTP handling and a
  * real database (SQLite and PostgreSQL): inverted range filters are refused by the list and the
- * export; an exported reference column holds the referenced record's title.
+ * export; an exported reference column holds the referenced record's title; the logistics delivery
+ * method is a code table (translated in lists and exports; old free-text rows migrated).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, build, listUrl, login, type TestApp } from './helpers.ts';
 import { readFirstSheet } from '../../server/documents/xlsx.ts';
-import { metadata } from '../../server/generated/index.ts';
+import { metadata, migrations, tables } from '../../server/generated/index.ts';
+import { migrate, type Migration } from '../../server/db/migrate.ts';
+import { BACKEND } from './helpers.ts';
 
 let t: TestApp;
 let sup: string;
@@ -72,5 +75,44 @@ describe('reference columns (a reference shows the referenced record\'s title fi
       expect(rows.every((c) => /^JS/.test(String(c[col])))).toBe(true);
       expect(new Set(rows.map((c) => c[col]))).toEqual(new Set(lines.map((l) => numberOf.get(l.settlementId))));
     }
+  });
+});
+
+describe('logistics delivery method is a code table (bilingual throughout)', () => {
+  const METHOD = 'logisticsDeliveryMethod';
+  const labels = (locale: 'zh-CN' | 'en-US') => new Set(metadata.codeTables[METHOD].values.map((v) => v.label[locale]));
+
+  it('the list carries codes and the export shows the labels of the caller language', async () => {
+    const rows = (await get(listUrl('orders', { range: [0, 199] }))).json() as Record<string, unknown>[];
+    const codes = new Set(metadata.codeTables[METHOD].values.map((v) => v.code));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => codes.has(String(r[METHOD])))).toBe(true);
+    const screen = metadata.screens.find((x) => x.name === 'orderConfirm')!;
+    const col = screen.columns.findIndex((c) => c.field === METHOD);
+    for (const locale of ['en-US', 'zh-CN'] as const) {
+      const r = await get(`/api/orders/export?${new URLSearchParams({ screen: 'orderConfirm' })}`, sup, locale);
+      expect(r.statusCode).toBe(200);
+      const cells = readFirstSheet(r.rawPayload).rows.slice(1).map((x) => x.cells[col]);
+      expect(cells.length).toBeGreaterThan(0);
+      expect(cells.every((c) => labels(locale).has(String(c)))).toBe(true);
+    }
+  });
+
+  it('migration 0001 turns the old free texts into codes and leaves unknown texts alone', async () => {
+    const m = migrations.find((x) => x.id.startsWith('0001-')) as Migration;
+    const db = t.app.db;
+    const ids = ((await db.all<{ id: number }>('SELECT id FROM "order" ORDER BY id LIMIT 3')) as { id: number }[]).map((r) => Number(r.id));
+    // a database of before the change: free text, the column recorded as a string, 0001 not applied
+    await db.run('UPDATE "order" SET logistics_delivery_method = ? WHERE id = ?', ['快递', ids[0]]);
+    await db.run('UPDATE "order" SET logistics_delivery_method = ? WHERE id = ?', ['循环取货(Milk Run)', ids[1]]);
+    await db.run('UPDATE "order" SET logistics_delivery_method = ? WHERE id = ?', ['自提', ids[2]]);
+    await db.run(`UPDATE _schema_columns SET field_type = 'string' WHERE table_name = 'order' AND column_name = 'logistics_delivery_method'`);
+    await db.run('DELETE FROM _migrations WHERE id = ?', [m.id]);
+    const report = await migrate(db, tables[BACKEND], migrations as Migration[]);
+    expect(report.migrations).toEqual([m.id]);
+    const after = await db.all<{ id: number; v: string }>(`SELECT id, logistics_delivery_method AS v FROM "order" WHERE id IN (?, ?, ?) ORDER BY id`, ids);
+    expect(after.map((r) => r.v)).toEqual(['04', '03', '自提']);
+    const type = await db.get<{ t: string }>(`SELECT field_type AS t FROM _schema_columns WHERE table_name = 'order' AND column_name = 'logistics_delivery_method'`);
+    expect(type!.t).toBe(`code:${METHOD}`);
   });
 });
