@@ -42,6 +42,7 @@ interface RawField {
   codeTable?: string; ref?: string; required?: boolean; unique?: boolean; default?: unknown; readOnly?: boolean; createOnly?: boolean;
   private?: boolean; rules?: string[]; index?: boolean; filter?: FilterOp[]; sort?: boolean; search?: boolean;
   autoNumber?: { prefix: string; digits: number }; sessionDefault?: CompiledField['sessionDefault'];
+  lookup?: { entity: string; field?: string; scopedBy?: Record<string, string>; messageKey?: string };
 }
 interface RawAction {
   labelKey?: string; statusField?: string; from?: string[]; to?: string | string[]; allow: RawGrant; button?: string;
@@ -330,6 +331,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       if (!rule) err(file, `${p}/rules/${i}`, `unknown rule "${r}" (expected one of: ${Object.keys(rules).join(', ')})`);
       else if (rule.appliesTo && !rule.appliesTo.includes(f.type)) err(file, `${p}/rules/${i}`, `rule "${r}" applies to ${rule.appliesTo.join('/')} fields, not to ${f.type}`);
     });
+    const lookup = f.lookup ? compileLookup(file, `${p}/lookup`, entity, name, f) : undefined;
     let def = f.default;
     if (def !== undefined && f.type === 'code' && f.codeTable && codeTables[f.codeTable]) def = codeOf(file, `${p}/default`, f.codeTable, def);
     const filter = f.filter ?? [];
@@ -360,8 +362,34 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       system: false,
       ...(f.autoNumber ? { autoNumber: f.autoNumber } : {}),
       ...(f.sessionDefault ? { sessionDefault: f.sessionDefault } : {}),
+      ...(lookup ? { lookup } : {}),
     };
   };
+
+  /**
+   * A lookup: the value must be the `field` (default: its title field) of a record of `entity`
+   * the caller can read, whose `scopedBy` fields equal this record's. The form offers those values
+   * as an autocomplete (so the target field needs the "contains" filter).
+   */
+  function compileLookup(file: string, p: string, entity: string, name: string, f: RawField): CompiledField['lookup'] {
+    const l = f.lookup!;
+    const target = rawEntities.get(l.entity);
+    if (!target) {
+      err(file, `${p}/entity`, `unknown entity "${l.entity}" (expected one of: ${[...rawEntities.keys()].join(', ')})`);
+      return undefined;
+    }
+    if (!['string', 'code', 'integer'].includes(f.type)) err(file, p, `a lookup is for string, code and integer fields, not ${f.type} (a reference by id is a "ref" field)`);
+    const field: string = l.field ?? target.e.titleField ?? 'id';
+    const tf = target.e.fields[field];
+    if (!tf) err(file, `${p}/field`, `entity "${l.entity}" has no field "${field}"`);
+    else if (!(tf.filter ?? []).includes('contains') && tf.type === 'string') err(file, `${p}/field`, `field "${field}" of "${l.entity}" needs the "contains" filter (the form's autocomplete searches it)`);
+    for (const [mine, theirs] of Object.entries(l.scopedBy ?? {})) {
+      if (!(rawEntities.get(entity)?.e.fields ?? {})[mine] && !SYSTEM_FIELDS.includes(mine as never)) err(file, `${p}/scopedBy/${mine}`, `field "${name}" is scoped by "${mine}", which this entity does not have`);
+      if (!target.e.fields[theirs]) err(file, `${p}/scopedBy/${mine}`, `entity "${l.entity}" has no field "${theirs}"`);
+    }
+    if (l.messageKey) needKey(file, `${p}/messageKey`, l.messageKey, `lookup of field "${name}"`);
+    return { entity: l.entity, field, scopedBy: l.scopedBy ?? {}, messageKey: l.messageKey ?? 'validation.lookup' };
+  }
 
   const systemField = (name: (typeof SYSTEM_FIELDS)[number], entity: string, file: string): CompiledField => {
     const type: FieldType = name === 'id' || name === 'version' ? 'integer' : name.endsWith('At') ? 'datetime' : 'string';

@@ -300,6 +300,7 @@ export class Engine {
         if (!ok) errors[n] = { key: 'validation.ref' };
       }
     }
+    await this.checkLookups(q, p, e, values, selfId, errors);
     for (const ix of e.indexes.filter((i) => i.unique)) {
       if (!ix.fields.some((n) => n in values)) continue;
       const current = selfId !== null ? await this.selectById(q, e, selfId, null) : undefined;
@@ -312,6 +313,37 @@ export class Engine {
     if (Object.keys(errors).length) {
       const onlyUnique = Object.values(errors).every((x) => x.key === 'validation.unique');
       throw onlyUnique ? conflict('error.duplicate', {}, errors) : validationFailed(errors);
+    }
+  }
+
+  /**
+   * metadata `lookup`: a value written to a lookup field must name a record of the target entity
+   * that the caller can read (its read scope) and whose scopedBy fields equal this record's (the
+   * written values, else the stored ones); otherwise a field error with the lookup's message. A
+   * supplier's adjustment can then only name a part of its own child-part stock at this PDC.
+   */
+  private async checkLookups(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null, errors: FieldErrors): Promise<void> {
+    let current: Rec | undefined;
+    for (const [n, v] of Object.entries(values)) {
+      const lookup = fieldOf(e, n)?.lookup;
+      if (!lookup || v === null || v === undefined || v === '') continue;
+      const target = this.meta.entities[lookup.entity];
+      let scope: SqlPart;
+      try {
+        scope = this.readScope(target, p);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        errors[n] = { key: lookup.messageKey };
+        continue;
+      }
+      const conds: SqlPart[] = [{ sql: `a.${quote(target.fields[lookup.field].column)} = ?`, params: [v] }];
+      for (const [mine, theirs] of Object.entries(lookup.scopedBy)) {
+        if (!(mine in values) && selfId !== null && !current) current = await this.selectById(q, e, selfId, null);
+        const mv = mine in values ? values[mine] : current?.[mine];
+        conds.push(mv === null || mv === undefined ? { sql: `a.${quote(target.fields[theirs].column)} IS NULL`, params: [] } : { sql: `a.${quote(target.fields[theirs].column)} = ?`, params: [mv] });
+      }
+      const where = this.and(...conds, scope);
+      if (!(await q.get(`SELECT 1 AS x FROM ${quote(target.table)} a WHERE ${where.sql}`, where.params))) errors[n] = { key: lookup.messageKey, args: { value: String(v) } };
     }
   }
 

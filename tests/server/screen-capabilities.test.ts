@@ -2,7 +2,8 @@
  * The server's side of the generic screen capabilities of issue 9, over real HTTP handling and a
  * real database (SQLite and PostgreSQL): inverted range filters are refused by the list and the
  * export; an exported reference column holds the referenced record's title; the logistics delivery
- * method is a code table (translated in lists and exports; old free-text rows migrated).
+ * method is a code table (translated in lists and exports; old free-text rows migrated); a lookup
+ * field (an adjustment's part) accepts only a record of the target within its scope.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, build, listUrl, login, type TestApp } from './helpers.ts';
@@ -114,5 +115,42 @@ describe('logistics delivery method is a code table (bilingual throughout)', () 
     expect(after.map((r) => r.v)).toEqual(['04', '03', '自提']);
     const type = await db.get<{ t: string }>(`SELECT field_type AS t FROM _schema_columns WHERE table_name = 'order' AND column_name = 'logistics_delivery_method'`);
     expect(type!.t).toBe(`code:${METHOD}`);
+  });
+});
+
+describe('lookup fields: an adjustment names a part of the supplier\'s child-part stock at this PDC', () => {
+  const post = (url: string, token: string, payload: unknown, method: 'POST' | 'PUT' = 'POST', lang = 'en-US') =>
+    t.app.inject({ method, url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
+  const mine = async (token: string) => ((await get(listUrl('child-part-stocks', { range: [0, 499] }), token)).json() as { partsCode: string }[]).map((x) => x.partsCode);
+
+  it('refuses a part that is not in stock, or only in another supplier\'s stock, with a message on the field', async () => {
+    const sup2 = await login(t.app, 'sup02');
+    const own = await mine(sup);
+    const theirs = (await mine(sup2)).filter((p) => !own.includes(p));
+    expect(own.length).toBeGreaterThan(0);
+    expect(theirs.length).toBeGreaterThan(0);
+    for (const partsCode of ['NO-SUCH-PART', theirs[0]]) {
+      const r = await post('/api/stock-adjustments', sup, { partsCode, adjustQty: 5, reason: 'lookup' });
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json()).toMatchObject({ code: 'error.validation', errors: { partsCode: 'validation.notInChildPartStock' } });
+    }
+    const ok = await post('/api/stock-adjustments', sup, { partsCode: own[0], adjustQty: 5, reason: 'lookup' });
+    expect(ok.statusCode, ok.body).toBe(201);
+    // an update to a part out of stock is refused as well; zero is never an adjustment
+    const moved = await post(`/api/stock-adjustments/${ok.json().id}`, sup, { ...ok.json(), partsCode: 'NO-SUCH-PART' }, 'PUT');
+    expect(moved.statusCode).toBe(400);
+    expect(moved.json().errors).toEqual({ partsCode: 'validation.notInChildPartStock' });
+    const zero = await post('/api/stock-adjustments', sup, { partsCode: own[0], adjustQty: 0, reason: 'lookup' });
+    expect(zero.json().errors).toEqual({ adjustQty: 'rule.nonZero' });
+  });
+
+  it('the part must be in stock at the warehouse of the session', async () => {
+    const inPdc02 = await login(t.app, 'sup01', 'PDC02');
+    const here = await mine(inPdc02);
+    const onlyPdc01 = (await mine(sup)).filter((p) => !here.includes(p));
+    expect(onlyPdc01.length).toBeGreaterThan(0);
+    const r = await post('/api/stock-adjustments', inPdc02, { partsCode: onlyPdc01[0], adjustQty: 5, reason: 'lookup' });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().errors).toEqual({ partsCode: 'validation.notInChildPartStock' });
   });
 });
