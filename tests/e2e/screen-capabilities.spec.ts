@@ -307,3 +307,35 @@ for (const locale of LOCALES) {
     if (locale === 'en-US') expect(cells.some((c) => /[\u4e00-\u9fff]/.test(c))).toBe(false);
   });
 }
+
+for (const locale of LOCALES) {
+  test(`an adjustment's part is chosen from the supplier's stock; a zero quantity is refused (${locale})`, async ({ page }) => {
+    await loginIn(page, 'sup01', locale);
+    const stock = (await api(page, 'GET', '/api/child-part-stocks?range=[0,4]')).body as { partsCode: string }[];
+    const part = stock[0].partsCode;
+    await openScreen(page, screenNamed('childPartsDiffAdjustQuery'), locale);
+    await screen.button(page, 'add').click();
+    await expect(screen.title(page)).toHaveText(t(locale, screenNamed('childPartsDiffAdjustEdit').titleKey));
+    const parts = page.getByTestId('input-partsCode').locator('input');
+    // a code that is not in stock is offered nothing and cannot be chosen
+    await parts.fill('NO-SUCH-PART-XYZ');
+    await expect(page.getByRole('presentation').getByText(t(locale, 'validation.lookup'))).toBeVisible();
+    await parts.fill(part.slice(0, 5));
+    const option = page.getByRole('option', { name: part, exact: true });
+    await expect(option).toBeVisible();
+    await option.click();
+    await expect(parts).toHaveValue(part);
+    const qty = page.getByTestId('input-adjustQty').locator('input');
+    await qty.fill('0');
+    await page.getByTestId('input-reason').locator('input, textarea').first().fill('e2e lookup');
+    await screen.button(page, 'save').click();
+    await expect(page.getByTestId('input-adjustQty')).toContainText(t(locale, 'rule.nonZero'));
+    await qty.fill('5');
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/stock-adjustments' && r.request().method() === 'POST');
+    await screen.button(page, 'save').click();
+    expect((await saved).status()).toBe(201);
+    await expectNotification(page, t(locale, 'message.saveSuccess'));
+    await expect(page).toHaveURL(/\?id=\d+/);
+    await expect(parts).toHaveValue(part);
+  });
+}

@@ -68,16 +68,19 @@ export interface DatePickerFieldProps {
   error?: boolean;
   helperText?: ReactNode;
   size?: 'small' | 'medium';
+  /** forms use react-admin's filled inputs, the search form outlined ones */
+  variant?: 'outlined' | 'filled';
   fullWidth?: boolean;
   sx?: object;
   onKeyDown?: (e: KeyboardEvent) => void;
 }
 
 /** A controlled date (or date-time) field with its calendar, in the app's format and the UI language. */
-export function DatePickerField({ value, onChange, label, withTime = false, readOnly, testId, inputTestId, error, helperText, size = 'small', fullWidth, sx, onKeyDown }: DatePickerFieldProps): ReactElement {
+export function DatePickerField({ value, onChange, label, withTime = false, readOnly, testId, inputTestId, error, helperText, size = 'small', variant = 'outlined', fullWidth, sx, onKeyDown }: DatePickerFieldProps): ReactElement {
   const picked = useMemo(() => parse(value, withTime), [value, withTime]);
   const textField = {
     size,
+    variant,
     fullWidth,
     error,
     helperText,
@@ -115,6 +118,7 @@ export function DateInput({ source, label, withTime = false, readOnly, testId }:
       inputTestId={testId ? `${testId}-input` : undefined}
       error={!!err}
       helperText={err ? <InputHelperText error={err} helperText={false} /> : undefined}
+      variant="filled"
       fullWidth
     />
   );

@@ -10,6 +10,7 @@ import type { CompiledField } from '../../../../codegen/runtime/model.ts';
 import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
 import { codeChoices, codeLabelKey } from '../meta.ts';
 import { DateInput } from './DateInput.tsx';
+import { LookupInput } from './LookupInput.tsx';
 
 export interface FieldInputProps {
   field: CompiledField;
@@ -30,6 +31,8 @@ export function FieldInput({ field, schema, readOnly, required, labelKey }: Fiel
     () => (field.type === 'code' && field.codeTable ? codeChoices(field, schema).map((c) => ({ id: c, name: translate(codeLabelKey(field.codeTable!, c), { _: c }) })) : []),
     [field, schema, translate],
   );
+  // a lookup offers the values it may take (metadata lookup, LookupInput.tsx)
+  if (field.lookup && !readOnly) return <LookupInput field={field} label={label} testId={`input-${field.name}`} />;
   switch (field.type) {
     case 'integer':
     case 'ref':
