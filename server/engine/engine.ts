@@ -3,7 +3,7 @@
  * the compiled metadata. Each write is one transaction that also writes its audit rows; the caller's
  * permission and row scope are applied to every statement. No entity is named in this file.
  */
-import type { CompiledAction, CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
+import { codeLabelKey, type CompiledAction, type CompiledEntity, type CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
 import { SchemaValidator, type FieldErrors } from '../../codegen/runtime/validation.ts';
 import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
@@ -579,7 +579,22 @@ export class Engine {
     if (!a.statusField) return;
     const status = String(row[a.statusField]);
     if ((a.from ?? []).includes(status) || (a.to ?? []).includes(status) || (!a.from && !a.to)) return;
-    throw conflict(a.illegalTransitionKey, { action: a.name, status, id: Number(row.id) });
+    throw this.stateRefusal(parent, a, row);
+  }
+
+  /**
+   * 409 for an action the record's state does not allow (any more: another user or process changed
+   * it). An action with a message of its own keeps it (error.orderAlreadyConfirmed ...); otherwise
+   * the code stays error.illegalTransition and the message says which record, its status now and
+   * the action (error.statusChanged), instead of a bare "not allowed in the current status".
+   */
+  private stateRefusal(e: CompiledEntity, a: CompiledAction, row: Rec): AppError {
+    const status = String(row[a.statusField!]);
+    const args = { action: a.name, status, id: Number(row.id) };
+    if (a.illegalTransitionKey !== 'error.illegalTransition') return conflict(a.illegalTransitionKey, args);
+    const table = e.fields[a.statusField!]?.codeTable;
+    const detail = { record: String(row[e.titleField] ?? row.id), statusLabel: table ? codeLabelKey(table, status) : status, actionLabel: a.labelKey };
+    return conflict('error.illegalTransition', { ...args, ...detail }, undefined, 'error.statusChanged');
   }
 
   /** The parent row of a file row, when its entity declares file.onUpload: locked, for the state gate. */
@@ -694,7 +709,7 @@ export class Engine {
       }
       const rows = unique.map((id) => byId.get(id)!);
       for (const row of rows) {
-        if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw conflict(a.illegalTransitionKey, { action: name, status: String(row[a.statusField]), id: Number(row.id) });
+        if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw this.stateRefusal(e, a, row);
       }
       const expectVersion = single && e.versioned && typeof input.version === 'number' ? input.version : undefined;
       if (expectVersion !== undefined && rows[0].version !== expectVersion) throw conflict('error.staleVersion');

@@ -8,7 +8,10 @@
  */
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import { confirmDialog, expectNotification, loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { chooseFile, confirmDialog, expectNotification, loginIn, metadata, openScreen, samplePdf, screen, screenNamed, t } from './pages/screens.ts';
+import { logout } from './pages/shell.ts';
+import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
+import { metadata as serverMetadata } from '../../server/generated/index.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const codeOf = (table: string, key: string): string => metadata.codeTables[table].values.find((v) => v.key === key)!.code;
@@ -337,5 +340,51 @@ for (const locale of LOCALES) {
     await expectNotification(page, t(locale, 'message.saveSuccess'));
     await expect(page).toHaveURL(/\?id=\d+/);
     await expect(parts).toHaveValue(part);
+  });
+}
+
+for (const locale of LOCALES) {
+  test(`messages name the limit, the column and reason, and what changed (${locale})`, async ({ page }) => {
+    test.setTimeout(120_000);
+    // an oversize attachment: the message names the limit
+    await loginIn(page, 'supadmin', locale);
+    const notice = (await api(page, 'POST', '/api/notices', { title: `Limit ${locale} ${Date.now()}`, content: 'x' })).body;
+    await openScreen(page, screenNamed('noticeEdit'), locale, `?id=${notice.id}`);
+    const limit = metadata.rules.genericUpload.maxSizeKiB!;
+    const big = { ...samplePdf('big.pdf') };
+    big.buffer = Buffer.concat([big.buffer, Buffer.alloc(limit * 1024)]);
+    await chooseFile(page, page.getByTestId('btn-upload-notice-attachments'), big);
+    await expectNotification(page, t(locale, 'error.fileTooLarge', { max: limit }));
+    await logout(page);
+
+    // a fee import: the row, the column and the reason
+    await loginIn(page, 'staff01', locale);
+    await openScreen(page, screenNamed('consultingFeeItems'), locale);
+    await screen.button(page, 'import').click();
+    const dialog = screen.dialog(page, 'import');
+    const good = { originalPartsCode: `MSG-${locale}`, feePartsCode: `ZX-MSG-${locale}`, consultingFee: 10, managementRate: 0.05, supplierCode: 'S001', effectiveDate: '2026-12-01' };
+    const { body } = feeItemTemplate(serverMetadata, locale, [good, { ...good, feePartsCode: `ZX-MSG2-${locale}`, managementRate: 7 }]);
+    await dialog.getByTestId('action-file').setInputFiles({ name: 'fees.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: body });
+    await dialog.getByTestId('action-submit').click();
+    const reason = t(locale, 'error.importRowError', { row: 3, fieldLabel: t(locale, 'field.consultingFeeItem.managementRate'), reason: t(locale, 'rule.decimal01') });
+    await expect(page.locator('.MuiSnackbar-root')).toContainText(reason);
+    await dialog.getByTestId('action-cancel').click();
+    await logout(page);
+
+    // a stale ship: the order was shipped meanwhile (another tab); the message says what it is now
+    await loginIn(page, 'sup01', locale);
+    const s = screenNamed('orderShip');
+    await openScreen(page, s, locale);
+    await expect(screen.rows(page).first()).toBeVisible();
+    const row = screen.rows(page).first();
+    const id = await row.getAttribute('data-id');
+    const order = (await api(page, 'GET', `/api/orders/${id}`)).body;
+    expect((await api(page, 'POST', `/api/orders/${id}/actions/ship`, { shipQty: order.unsentQty, version: order.version })).status).toBe(200);
+    await row.getByTestId('lean-row-action-ship').click();
+    const ship = screen.dialog(page, 'ship');
+    await ship.getByRole('spinbutton').fill('1');
+    await ship.getByTestId('action-submit').click();
+    const statusNow = t(locale, `code.purchaseOrderStatus.${codeOf('purchaseOrderStatus', 'shipped')}`);
+    await expect(page.locator('.MuiSnackbar-root')).toContainText(t(locale, 'error.statusChanged', { record: order.orderNo, statusLabel: statusNow, actionLabel: t(locale, metadata.entities.order.actions.ship.labelKey) }));
   });
 }

@@ -3,12 +3,14 @@
  * real database (SQLite and PostgreSQL): inverted range filters are refused by the list and the
  * export; an exported reference column holds the referenced record's title; the logistics delivery
  * method is a code table (translated in lists and exports; old free-text rows migrated); a lookup
- * field (an adjustment's part) accepts only a record of the target within its scope.
+ * field (an adjustment's part) accepts only a record of the target within its scope; messages name
+ * the limit, the field and the reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, build, listUrl, login, type TestApp } from './helpers.ts';
+import { bearer, build, code, listUrl, login, multipart, PDF, type TestApp } from './helpers.ts';
+import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
 import { readFirstSheet } from '../../server/documents/xlsx.ts';
-import { metadata, migrations, tables } from '../../server/generated/index.ts';
+import { messages, metadata, migrations, tables } from '../../server/generated/index.ts';
 import { migrate, type Migration } from '../../server/db/migrate.ts';
 import { BACKEND } from './helpers.ts';
 
@@ -137,7 +139,7 @@ describe('lookup fields: an adjustment names a part of the supplier\'s child-par
     const ok = await post('/api/stock-adjustments', sup, { partsCode: own[0], adjustQty: 5, reason: 'lookup' });
     expect(ok.statusCode, ok.body).toBe(201);
     // an update to a part out of stock is refused as well; zero is never an adjustment
-    const moved = await post(`/api/stock-adjustments/${ok.json().id}`, sup, { ...ok.json(), partsCode: 'NO-SUCH-PART' }, 'PUT');
+    const moved = await post(`/api/stock-adjustments/${ok.json().id}`, sup, { ...(ok.json() as object), partsCode: 'NO-SUCH-PART' }, 'PUT');
     expect(moved.statusCode).toBe(400);
     expect(moved.json().errors).toEqual({ partsCode: 'validation.notInChildPartStock' });
     const zero = await post('/api/stock-adjustments', sup, { partsCode: own[0], adjustQty: 0, reason: 'lookup' });
@@ -152,5 +154,53 @@ describe('lookup fields: an adjustment names a part of the supplier\'s child-par
     const r = await post('/api/stock-adjustments', inPdc02, { partsCode: onlyPdc01[0], adjustQty: 5, reason: 'lookup' });
     expect(r.statusCode).toBe(400);
     expect(r.json().errors).toEqual({ partsCode: 'validation.notInChildPartStock' });
+  });
+});
+
+describe('messages name the limit, the field and the reason', () => {
+  const LIMIT = metadata.rules.genericUpload.maxSizeKiB!;
+
+  it('an oversize upload names the size limit, in both languages', async () => {
+    const admin = await login(t.app, 'supadmin');
+    const notice = (await t.app.inject({ method: 'POST', url: '/api/notices', headers: bearer(admin), payload: { title: `limit ${Date.now()}`, content: 'x' } })).json();
+    for (const [lang, text] of [['en-US', `The file exceeds the size limit of ${LIMIT} KB`], ['zh-CN', `文件大小超出限制（最大 ${LIMIT} KB）`]]) {
+      const m = multipart({ noticeId: String(notice.id) }, { name: 'big.pdf', data: Buffer.concat([PDF, Buffer.alloc(LIMIT * 1024)]) });
+      const r = await t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload', headers: { ...bearer(admin), ...m.headers, 'accept-language': lang }, payload: m.payload });
+      expect(r.statusCode).toBe(413);
+      expect(r.json()).toMatchObject({ code: 'error.fileTooLarge', message: text });
+    }
+  });
+
+  it('a fee import error names the row, the column and the reason', async () => {
+    const staff = await login(t.app, 'staff01');
+    const good = { originalPartsCode: 'MSG-0001', feePartsCode: 'ZX-MSG-0001', consultingFee: 10, managementRate: 0.05, supplierCode: 'S001', effectiveDate: '2026-12-01' };
+    for (const lang of ['en-US', 'zh-CN'] as const) {
+      const fee = metadata.entities.consultingFeeItem.fields;
+      const header = (f: string) => messages[lang][fee[f].labelKey];
+      // the template's columns are the field labels of the caller's language; row 3 has a rate of 7
+      const file = feeItemTemplate(metadata, lang, [good, { ...good, originalPartsCode: 'MSG-0002', managementRate: 7 }]);
+      const m = multipart({}, { name: file.fileName, data: Buffer.from(file.body as Uint8Array) });
+      const r = await t.app.inject({ method: 'POST', url: '/api/consulting-fee-items/actions/import', headers: { ...bearer(staff), ...m.headers, 'accept-language': lang }, payload: m.payload });
+      expect(r.statusCode, r.body).toBe(400);
+      const body = r.json();
+      expect(body.code).toBe('error.importFailed');
+      const reason = messages[lang]['rule.decimal01'];
+      expect(body.message).toContain(lang === 'en-US' ? `row 3, ${header('managementRate')}: ${reason}` : `第 3 行 ${header('managementRate')}：${reason}`);
+    }
+  });
+
+  it('a stale ship says which order is now in which status', async () => {
+    const confirmed = (await get(listUrl('orders', { filter: { status: code('purchaseOrderStatus', 'confirmed') }, range: [0, 0] }))).json()[0] as { id: number; orderNo: string; unsentQty: number };
+    const first = await t.app.inject({ method: 'POST', url: `/api/orders/${confirmed.id}/actions/ship`, headers: bearer(sup), payload: { shipQty: confirmed.unsentQty } });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().status).toBe(code('purchaseOrderStatus', 'shipped'));
+    for (const [lang, text] of [
+      ['en-US', `${confirmed.orderNo} is now “${messages['en-US'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”, so “${messages['en-US']['action.order.ship'] ?? messages['en-US'][metadata.entities.order.actions.ship.labelKey]}” is not possible`],
+      ['zh-CN', `${confirmed.orderNo} 当前状态为“${messages['zh-CN'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”，不能执行“${messages['zh-CN'][metadata.entities.order.actions.ship.labelKey]}”`],
+    ]) {
+      const again = await t.app.inject({ method: 'POST', url: `/api/orders/${confirmed.id}/actions/ship`, headers: { ...bearer(sup), 'accept-language': lang }, payload: { shipQty: 1 } });
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({ code: 'error.illegalTransition', message: text });
+    }
   });
 });

@@ -20,8 +20,9 @@ export const formErrorsOf = (e: unknown): Record<string, unknown> | undefined =>
 
 /**
  * Shows a failure as the server worded it (or a translated fallback key). After a concurrent-edit
- * refusal (409 error.staleVersion) the page's data is fetched again, lists and forms alike: the
- * user sees what the other user saved and can operate again on the current version.
+ * refusal (409 error.staleVersion) or an action the record's new state refuses (409
+ * error.illegalTransition) the page's data is fetched again, lists and forms alike: the user sees
+ * what the other user changed and can operate again on the current version.
  */
 export function useNotifyError(): (e: unknown) => void {
   const notify = useNotify();
@@ -31,10 +32,12 @@ export function useNotifyError(): (e: unknown) => void {
       const err = e as ServerError | undefined;
       const msg = err?.body?.message || err?.message || 'error.generic';
       notify(msg, { type: 'error', messageArgs: { _: msg } });
-      if (errorCode(e) === STALE_VERSION) refresh();
+      if (REFETCH_AFTER.has(errorCode(e) ?? '')) refresh();
     },
     [notify, refresh],
   );
 }
 
 export const STALE_VERSION = 'error.staleVersion';
+/** refusals that mean the page shows outdated data: a concurrent edit, a state another user changed */
+const REFETCH_AFTER = new Set([STALE_VERSION, 'error.illegalTransition']);
