@@ -4,6 +4,8 @@
  * ("released"); the compiled model speaks in stored *codes* ("0") so nobody converts twice.
  */
 
+import type { CompiledMail } from './mail.ts';
+
 export type Locale = 'zh-CN' | 'en-US';
 export const LOCALES: readonly Locale[] = ['zh-CN', 'en-US'];
 export type Bilingual = Record<Locale, string>;
@@ -85,6 +87,10 @@ export interface CompiledAction {
   upload?: { rule: string; template: boolean };
 }
 
+/** Lifecycle hooks an entity may declare (server/engine/hook-types.ts), in the order the engine calls them. */
+export const HOOKS = ['validate', 'beforeWrite', 'afterWrite'] as const;
+export type HookName = (typeof HOOKS)[number];
+
 export interface CompiledEntity {
   name: string;
   resource: string;
@@ -109,6 +115,8 @@ export interface CompiledEntity {
   editableWhen: Record<string, string[]>;
   deletableWhen: Record<string, string[]>;
   actions: Record<string, CompiledAction>;
+  /** lifecycle hooks of create/update/delete implemented in server/hooks/ (in HOOKS order) */
+  hooks: HookName[];
 }
 
 export interface CompiledCodeValue { code: string; key: string; label: Bilingual }
@@ -148,7 +156,8 @@ export interface CompiledFilter { field: string; op: FilterOp; alwaysOn: boolean
 export interface CompiledScreen {
   name: string;
   path: string;
-  kind: 'list' | 'edit' | 'show' | 'dashboard' | 'login' | 'error' | 'redirect' | 'custom';
+  /** auth: a public page of the sign-in flow outside the layout (forgot / reset password), drawn by `component` */
+  kind: 'list' | 'edit' | 'show' | 'dashboard' | 'login' | 'error' | 'redirect' | 'custom' | 'auth';
   titleKey: string;
   public: boolean;
   /** empty: any logged-in user */
@@ -191,7 +200,8 @@ export interface AppConstants {
   settingsDefaults: { tagsView: boolean; fixedHeader: boolean; sidebarLogo: boolean; pinyinSearch?: boolean; errorLog?: boolean };
   dateFormat?: string;
   dateTimeFormat?: string;
-  password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number };
+  /** resetLinkMinutes: how long a password-reset link works (default 30) */
+  password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number; resetLinkMinutes?: number };
   lockout: { maxFailures: number };
   token: { expiresInSeconds: number; refreshBeforeSeconds: number; maxSessionSeconds: number };
   upload: { sizeLimitKiB: number };
@@ -203,7 +213,8 @@ export interface AppConstants {
 
 export interface CompiledAccess {
   profiles: Record<Profile, { accountType: string; role: Role; admin: boolean; supplierScoped: boolean }>;
-  buttons: Record<string, { labelKey: string; operation?: Operation }>;
+  /** operation: the permission the button needs; on fileChild: it acts on the record's uploaded files (the file entity whose scope.parent is the record's) */
+  buttons: Record<string, { labelKey: string; operation?: Operation; on?: 'fileChild' }>;
 }
 
 export interface CompiledMetadata {
@@ -217,7 +228,18 @@ export interface CompiledMetadata {
   /** resource name -> entity name */
   resources: Record<string, string>;
   screens: CompiledScreen[];
+  /** notification e-mail templates (server only: the admin's copy leaves them out) */
+  mail: CompiledMail;
 }
+
+/**
+ * The label keys of the buttons an action's dialog shows besides the action itself (the admin's
+ * ActionDialog and its confirm-only form): an action whose own label reads like one of them
+ * ("Cancel") would give the dialog two buttons of that name, so codegen refuses it
+ * (codegen/compile/checks/action-dialog-labels.ts). Upload actions also show the file buttons.
+ */
+export const ACTION_DIALOG_BUTTONS = { cancel: 'ui.cancel', confirm: 'ui.confirm' } as const;
+export const UPLOAD_DIALOG_BUTTONS = { chooseFile: 'ui.selectFile', template: 'ui.downloadTemplate' } as const;
 
 export type Messages = Record<string, string>;
 export type Catalogues = Record<Locale, Messages>;
