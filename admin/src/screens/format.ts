@@ -42,12 +42,28 @@ export function formatFileSize(value: unknown): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Builds the formatter of one column (or one field shown in a form/detail). */
-export function makeFormatter(field: CompiledField | undefined, format: ColumnFormat, translate: Translate, locale: string): Formatter {
+/** A JSON text indented for reading (a payload, an answer); text that is no JSON is shown as it is. */
+export function formatJson(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const s = String(value);
+  try {
+    return JSON.stringify(JSON.parse(s), null, 2);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * Builds the formatter of one column (or one field shown in a form/detail). `titles`: a reference
+ * field's id -> the referenced record's title (references.ts); an id without one shows as is.
+ */
+export function makeFormatter(field: CompiledField | undefined, format: ColumnFormat, translate: Translate, locale: string, titles?: ReadonlyMap<string, string>): Formatter {
   const empty = (v: unknown) => v === null || v === undefined || v === '';
+  if (field?.type === 'ref') return (v) => (empty(v) ? '' : (titles?.get(String(v)) ?? String(v)));
   if (format === 'date' || (!format && field?.type === 'date')) return formatDate;
   if (format === 'datetime' || (!format && field?.type === 'datetime')) return formatDateTime;
   if (format === 'fileSize') return formatFileSize;
+  if (format === 'json') return formatJson;
   if (format === 'money') {
     const nf = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     return (v) => (empty(v) || Number.isNaN(Number(v)) ? (empty(v) ? '' : String(v)) : nf.format(Number(v)));
@@ -87,6 +103,13 @@ function valueWidth(field: CompiledField | undefined, format: ColumnFormat, tran
   if (format === 'datetime' || (!format && field?.type === 'datetime')) return text('0000-00-00 00:00:00');
   if (format === 'date' || (!format && field?.type === 'date')) return text('0000-00-00');
   if (format === 'fileSize') return text('1023.9 KB');
+  if (format === 'json') return MAX_TEXT_PX;
+  if (field?.type === 'ref' && field.ref) {
+    // shown by the referenced record's title (references.ts)
+    const target = metadata.entities[field.ref];
+    const title = target?.fields[target.titleField];
+    if (title && title.type !== 'ref') return valueWidth(title, undefined, translate, locale, text);
+  }
   if (field?.type === 'boolean') return Math.max(text(translate('ra.boolean.true', { _: 'Yes' })), text(translate('ra.boolean.false', { _: 'No' })));
   if (field?.type === 'code' && field.codeTable) {
     const table = metadata.codeTables[field.codeTable];

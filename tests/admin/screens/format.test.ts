@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { metadata } from '../../../admin/src/generated/index.ts';
 import en from '../../../admin/src/generated/messages.en-US.json';
-import { alignOf, formatDate, formatDateTime, formatFileSize, makeFormatter, widthOf } from '../../../admin/src/screens/format.ts';
+import { alignOf, formatDate, formatDateTime, formatFileSize, formatJson, makeFormatter, widthOf } from '../../../admin/src/screens/format.ts';
 import { CELL_EXTRA_PX, textMeasurer } from '../../../admin/src/screens/table/measure.ts';
 
 const translate = (k: string, o?: Record<string, unknown>) => (en as Record<string, string>)[k] ?? (k === 'ra.boolean.true' ? 'Yes' : k === 'ra.boolean.false' ? 'No' : String(o?._ ?? k));
@@ -47,5 +47,10 @@ describe('format', () => {
     // dates fit yyyy-MM-dd; free text stops at 240 px
     expect(widthOf(undefined, 'date', 'D', translate, 'en-US')).toBeGreaterThanOrEqual(text('2026-11-22') + CELL_EXTRA_PX);
     expect(widthOf({ ...order.fields.orderNo, identifier: undefined, maxLength: 500 }, undefined, 'R', translate, 'en-US')).toBe(240);
+  });
+  it('JSON (an interface message\'s payload) is indented; text that is no JSON stays as it is', () => {
+    expect(makeFormatter(metadata.entities.interfaceMessage.fields.payload, 'json', translate, 'en-US')('{"orderNo":"P1","lines":[{"qty":2}]}')).toBe('{\n  "orderNo": "P1",\n  "lines": [\n    {\n      "qty": 2\n    }\n  ]\n}');
+    expect(formatJson('gateway timeout')).toBe('gateway timeout');
+    expect(formatJson(null)).toBe('');
   });
 });
