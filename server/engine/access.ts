@@ -41,13 +41,16 @@ function whereSql(d: Dialect, e: CompiledEntity, where: Where, alias: string): S
 
 /**
  * Why the caller may not open a screen, or null when it may: its roles ([] = any logged-in user;
- * role admin passes), then the claim warehouse (as the entities' own check, for every role). The admin's menu applies the same rule
- * (admin/src/providers/permissions.ts screenAllowed); the browser suite plans its visits by it.
+ * role admin passes), the claim warehouse (as the entities' own check, for every role), then
+ * reading the screen's entity (a screen over records the caller may not read is not offered: the
+ * interface log is internal staff's although its role is 'user'). The admin's menu applies the
+ * same rule (admin/src/providers/permissions.ts screenAllowed); the browser suite plans by it.
  */
-export function screenRefusal(screen: CompiledScreen, p: Pick<Principal, 'role' | 'isClaimWarehouse'>): 'error.forbidden' | 'error.notClaimWarehouse' | null {
+export function screenRefusal(screen: CompiledScreen, p: Pick<Principal, 'role' | 'profile' | 'isClaimWarehouse'>, entity?: CompiledEntity): 'error.forbidden' | 'error.notClaimWarehouse' | null {
   if (screen.public) return null;
   if (p.role !== 'admin' && screen.roles.length && !screen.roles.includes(p.role)) return 'error.forbidden';
-  if (screen.claimWarehouseOnly && !p.isClaimWarehouse) return 'error.notClaimWarehouse';
+  if ((screen.claimWarehouseOnly || entity?.claimWarehouseOnly) && !p.isClaimWarehouse) return 'error.notClaimWarehouse';
+  if (entity && !entity.public && !operationGrant(entity, 'read', p)) return 'error.forbidden';
   return null;
 }
 

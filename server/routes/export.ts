@@ -171,7 +171,7 @@ function screenFor(e: CompiledEntity, name: unknown, req: FastifyRequest): Compi
   const screen = metadata.screens.find((s) => s.name === name && s.resource === e.resource);
   if (!screen || !screen.columns.length) throw notFound();
   if (!screen.buttons.includes('export')) throw forbidden();
-  const refusal = screenRefusal(screen, req.principal!);
+  const refusal = screenRefusal(screen, req.principal!, e);
   if (refusal) throw forbidden(refusal);
   return screen;
 }

@@ -303,6 +303,19 @@ async function checkVisit(session: Session, v: Visit): Promise<{ problems: strin
   let ms: number;
   let candidates: Rec[] = [];
 
+  if (v.reach.by === 'address') {
+    // a public page, nobody logged in: its address, drawn when the document carries its title
+    const started = Date.now();
+    await page.goto(s.path);
+    const title = `${t(locale, s.titleKey)} - ${t(locale, metadata.app.titleKey)}`;
+    await page.waitForFunction((want) => document.title === want && !document.querySelector('.MuiCircularProgress-root'), title, { polling: 'raf', timeout: 30_000 });
+    ms = Date.now() - started;
+    await session.idle();
+    lap('open');
+    problems.push(...(await pageProblems(session, s, lap)));
+    lap('done', true);
+    return { problems, ms };
+  }
   if (v.reach.by === 'menu') {
     await clickMenuEntry(page, s.path);
     ms = await renderedAfterStart(page, s);

@@ -242,6 +242,16 @@ describe('refusals', () => {
     expect((await get(exportUrl('claims', { screen: 'claimList' }), sup01)).statusCode).toBe(200);
   });
 
+  it("a screen of the caller's role over records it may not read is refused (the interface log is internal staff's)", async () => {
+    const s = screenOf('interfaceLog');
+    expect(s.roles).toContain('user');
+    expect(s.buttons).toContain('export');
+    const r = await get(exportUrl('interface-messages', { screen: 'interfaceLog' }), sup01);
+    expect(r.statusCode).toBe(403);
+    expect(r.json().code).toBe('error.forbidden');
+    expect((await get(exportUrl('interface-messages', { screen: 'interfaceLog' }), staff)).statusCode).toBe(200);
+  });
+
   it('bad tz is a 400; a time zone shifts date-times', async () => {
     const bad = await get(exportUrl('orders', { screen: 'orderSearch', filter: ALL, tz: 'Mars/Olympus' }), sup01);
     expect(bad.statusCode).toBe(400);

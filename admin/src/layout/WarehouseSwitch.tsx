@@ -49,7 +49,8 @@ export function WarehouseSwitch() {
 
   return (
     <>
-      <Tooltip title={translate('shell.header.warehouse')}>
+      {/* describeChild: the tooltip describes the button; its name stays the warehouse it shows (WCAG 2.5.3) */}
+      <Tooltip title={translate('shell.header.warehouse')} describeChild>
         <Button onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)} startIcon={<WarehouseIcon fontSize="small" />} data-testid="warehouse-switch" sx={{ textTransform: 'none', color: 'text.primary', whiteSpace: 'nowrap' }}>
           {current ? warehouseLabel(current, locale) : user?.warehouseCode}
         </Button>

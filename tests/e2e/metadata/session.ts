@@ -49,11 +49,12 @@ export class Session {
     });
   }
 
-  /** Logs the persona in through the login page, in the language, at its warehouse. */
+  /** Logs the persona in through the login page, in the language, at its warehouse (nobody: just the language). */
   static async open(browser: Browser, baseURL: string, persona: Persona, locale: Locale): Promise<Session> {
     const context = await browser.newContext({ baseURL, locale, viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
     const s = new Session(context, page, persona, locale);
+    if (persona.user === null) return s;
     await loginPage.open(page);
     await loginPage.chooseLanguage(page, locale);
     await loginPage.submit(page, persona.user, { warehouse: persona.warehouse as 'PDC01' | 'PDC02' });
@@ -84,7 +85,7 @@ export class Session {
   }
 
   /** Waits until no API call is in flight (nor being read) for a moment. */
-  async idle(quietMs = 150, timeoutMs = 15_000): Promise<void> {
+  async idle(quietMs = 100, timeoutMs = 15_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     let quietSince = Date.now();
     while (Date.now() < until) {
@@ -103,6 +104,13 @@ function collectStrings(v: unknown, into: Set<string>, depth = 0): void {
   if (typeof v === 'string') {
     const t = v.trim();
     if (t) into.add(t);
+    // a JSON text (an interface message's payload) is shown indented
+    if (/^[[{]/.test(t))
+      try {
+        into.add(JSON.stringify(JSON.parse(t), null, 2));
+      } catch {
+        /* not JSON */
+      }
   } else if (Array.isArray(v)) for (const x of v) collectStrings(x, into, depth + 1);
   else if (typeof v === 'object') for (const x of Object.values(v)) collectStrings(x, into, depth + 1);
 }

@@ -81,7 +81,7 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
     if (!forbidden) return button;
     // a disabled button fires no events: the tooltip listens on a wrapper
     return (
-      <Tooltip key={key} title={translate(forbidden)} arrow>
+      <Tooltip key={key} title={translate(forbidden)} arrow describeChild>
         <span data-testid={`btn-${key}-reason`}>{button}</span>
       </Tooltip>
     );

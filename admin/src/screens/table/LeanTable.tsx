@@ -294,6 +294,8 @@ export function LeanTable(props: LeanTableProps): ReactElement {
     <div
       ref={wrap}
       className="lt-wrap"
+      // the table scrolls: a keyboard user must be able to focus it to scroll it (WCAG 2.1.1)
+      tabIndex={0}
       style={{ maxHeight, ...(accent ? { ['--lt-accent' as string]: accent } : {}) }}
       data-testid={testId}
       data-row-count={rows.length}
