@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { MetadataError, ptr, type MetadataSources, type SourceFile } from './load.ts';
 import { checkFileSize, checkInputWithinField, checkNumericRange } from './numeric-ranges.ts';
+import { checkRuleExamples, compileSeedHint, type RawSeedHint } from './seed-hints.ts';
 import {
   LOCALES,
   OPERATIONS,
@@ -53,7 +54,7 @@ interface RawEntity {
   softDelete?: string; scope?: { supplierFields?: string[]; warehouseField?: string; parent?: string }; claimWarehouseOnly?: boolean; public?: boolean;
   file?: { rule: string; overwriteKey?: string[]; onUpload?: { action: string; setParent?: Record<string, string> } }; fields: Record<string, RawField>; indexes?: { fields: string[]; unique?: boolean }[];
   defaultSort?: { field: string; order: 'ASC' | 'DESC' }; access: Partial<Record<Operation, RawGrant>>;
-  editableWhen?: Record<string, string[]>; deletableWhen?: Record<string, string[]>; actions?: Record<string, RawAction>;
+  editableWhen?: Record<string, string[]>; deletableWhen?: Record<string, string[]>; actions?: Record<string, RawAction>; seed?: RawSeedHint;
 }
 type RawColumn = string | { field: string; labelKey?: string; width?: number; format?: CompiledColumn['format'] };
 interface RawScreen {
@@ -232,7 +233,8 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   /* 4. code tables */
   const codeTables: Record<string, CompiledCodeTable> = {};
   const codeTableFile: Record<string, string> = {};
-  for (const f of src.codes) {
+  // code tables come from metadata/codes/ and from the "codeTables" of entity files (same form)
+  for (const f of [...src.codes, ...src.entities.filter((x) => (x.data as { codeTables?: unknown }).codeTables)]) {
     const tables = (f.data as { codeTables: Record<string, { label: CompiledCodeTable['label']; values: CompiledCodeTable['values']; groups?: Record<string, string[]> }> }).codeTables;
     for (const [name, t] of Object.entries(tables)) {
       const p = ptr('codeTables', name);
@@ -294,6 +296,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
         }
       }
       rules[name] = { name, ...r, params: r.params ?? {} };
+      checkRuleExamples(f.file, rules[name], err);
     }
   }
 
@@ -527,6 +530,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       editableWhen: stateCodes(e.editableWhen, '/editableWhen'),
       deletableWhen: stateCodes(e.deletableWhen, '/deletableWhen'),
       actions,
+      ...(e.seed ? { seed: compileSeedHint(file, e.seed, fields, { rules, codeTables }, codeOf, err) } : {}),
     };
   }
   // an upload's parent action must exist on the parent, and the fields it sets too

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, resolveSecret, type Config } from './config.ts';
 import { buildApp } from './app.ts';
-import { isEmpty, seedDatabase } from './seed/index.ts';
+import { isEmpty, seedDatabase, seedNewTables } from './seed/index.ts';
 import { metadata, tables, migrations } from './generated/index.ts';
 import { describeTarget, openDb } from './db/open.ts';
 import { migrate } from './db/migrate.ts';
@@ -37,6 +37,10 @@ async function prepare(config: Config): Promise<string> {
       const t0 = performance.now();
       await seedDatabase(db, metadata);
       log(`demo data written to ${describeTarget(config.database)} in ${Math.round(performance.now() - t0)} ms`);
+    } else if (config.seed === 'demo' && report.created.length) {
+      // an entity added to a portal that has demo data gets demo rows of its own (seed/generic.ts)
+      const seeded = await seedNewTables(db, metadata, report.created);
+      if (seeded.length) log(`demo data written for the new ${seeded.join(', ')}`);
     }
     return await resolveSecret(config, db);
   } finally {
