@@ -228,7 +228,8 @@ class EntityGenerator {
       else if (setByAction.has(n)) row[n] = this.actionValue(setByAction.get(n)!, scope);
       else if (written.has(n)) row[n] = this.value(written.get(n)!.def, i, scope, attempt, true);
       else if (this.actionOwned.has(n)) row[n] = null;
-      else row[n] = f.required || f.unique || r.chance(0.85) ? this.value(f, i, scope, attempt, f.required) : null;
+      // what the server fills on create (session defaults, auto numbers) is always there; other optional fields mostly
+      else row[n] = f.required || f.unique || f.sessionDefault || f.autoNumber || r.chance(0.85) ? this.value(f, i, scope, attempt, f.required) : null;
     }
     return row;
   }
