@@ -25,6 +25,7 @@ import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
 import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
+import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 
 export interface AppOptions {
   /** an open database (the app takes it over and closes it), or where to open one */
@@ -87,6 +88,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
+  // every route registered from here on is recorded: the OpenAPI document is built from them
+  const routes = collectRoutes(app);
   app.decorate('db', db);
   app.decorate('migration', migration);
   app.addHook('onClose', async () => db.close());
@@ -140,6 +143,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(fileRoutes, { engine });
   // exports read on connections of their own (db.readSnapshot)
   await app.register(exportRoutes, { engine, ...(opts.exportMaxRows ? { maxRows: opts.exportMaxRows } : {}) });
+  await app.register(openapiRoutes, { routes });
   if (opts.adminDir) {
     const { default: adminStatic } = await import('./routes/admin-static.ts');
     await app.register(adminStatic, { dir: opts.adminDir });
