@@ -5,7 +5,7 @@
  * `app.inject`. Nothing in it is per-process state another process needs: tokens, revocations,
  * counters, number series and files live in the database (or the directory beside SQLite).
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import { metadata, schemas, tables, migrations } from './generated/index.ts';
@@ -54,6 +54,8 @@ export interface AppOptions {
   exportMaxRows?: number;
   /** profiles that must use two-step verification (default: metadata app.mfa.requiredFor) */
   mfaRequiredFor?: Profile[];
+  /** Fastify's serverFactory: the dev server (server/dev.ts) takes each app's request handler and serves it from one port */
+  serverFactory?: FastifyServerOptions['serverFactory'];
 }
 
 declare module 'fastify' {
@@ -87,6 +89,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // request ids in logs; error ids in 5xx answers point at them
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
   });
   // every route registered from here on is recorded: the OpenAPI document is built from them
   const routes = collectRoutes(app);
