@@ -11,41 +11,15 @@ import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, resolveSecret, type Config } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { buildApp } from './app.ts';
-import { isEmpty, seedDatabase, seedNewTables } from './seed/index.ts';
-import { metadata, tables, migrations } from './generated/index.ts';
-import { describeTarget, openDb } from './db/open.ts';
-import { migrate } from './db/migrate.ts';
+import { log, loggerOptions, prepare } from './prepare.ts';
 
 /** The project root: the nearest folder with package.json above this file (server/ when run by tsx, server/dist/ when compiled). */
 function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;
-}
-
-const log = (msg: string) => console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg }));
-
-/** Migration, demo data on an empty database, the shared secret: once, before any process serves. */
-async function prepare(config: Config): Promise<string> {
-  const db = await openDb(config.database);
-  try {
-    const report = await migrate(db, tables[db.kind], migrations);
-    if (report.created.length || report.addedColumns.length || report.migrations.length) log(`database ${describeTarget(config.database)}: ${report.created.length} tables created, ${report.addedColumns.length} columns added, migrations ${report.migrations.join(', ') || 'none'}`);
-    if (config.seed === 'demo' && (await isEmpty(db))) {
-      const t0 = performance.now();
-      await seedDatabase(db, metadata);
-      log(`demo data written to ${describeTarget(config.database)} in ${Math.round(performance.now() - t0)} ms`);
-    } else if (config.seed === 'demo' && report.created.length) {
-      // an entity added to a portal that has demo data gets demo rows of its own (seed/generic.ts)
-      const seeded = await seedNewTables(db, metadata, report.created);
-      if (seeded.length) log(`demo data written for the new ${seeded.join(', ')}`);
-    }
-    return await resolveSecret(config, db);
-  } finally {
-    await db.close();
-  }
 }
 
 async function serve(config: Config, secret: string): Promise<void> {
@@ -56,8 +30,7 @@ async function serve(config: Config, secret: string): Promise<void> {
     adminDir: join(projectRoot(), 'admin', 'dist'),
     // the primary (or this single process) has migrated already
     migrate: false,
-    // secrets never reach the log, whatever a serializer adds later (ASVS 16.2.5)
-    logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.oldPassword'] },
+    logger: loggerOptions(),
   });
   const close = async () => {
     await app.close();
