@@ -67,7 +67,9 @@ function watchTree(dir: string, onChange: () => void): void {
   const scan = (d: string) => {
     if (!watched.has(d)) {
       watched.add(d);
-      watch(d, () => {
+      watch(d, (_event, name) => {
+        // metadata is JSON; codegen's own REFERENCE.md (and editors' swap files) are not
+        if (name && !String(name).endsWith('.json') && !/^[^.]+$/.test(String(name))) return;
         scan(dir);
         onChange();
       }).on('error', () => watched.delete(d));
