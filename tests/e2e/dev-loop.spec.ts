@@ -5,6 +5,8 @@
  * once the API serves it), and a server that is down for a while (a broken server file) makes the
  * page wait and carry on with the same session once it is back.
  * The time from the edit to the new label on screen is printed (README "Adding a screen").
+ * On PostgreSQL (npm run test:e2e:pg: E2E_DATABASE_URL set) the dev loop gets a database of its own
+ * on the same server.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { createServer } from 'node:net';
@@ -12,11 +14,13 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { copyProject, stopGroup, type ProjectCopy } from '../support/project-copy.ts';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { PASSWORD } from './pages/shell.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 let copy: ProjectCopy;
+let pg: TestDatabase | null = null;
 let dev: ChildProcess;
 let output = '';
 let vite = '';
@@ -57,8 +61,14 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   copy = copyProject('portal-dev-loop-');
   const [port, vitePort] = [await freePort(), await freePort()];
   vite = `http://127.0.0.1:${vitePort}`;
+  if (process.env.E2E_DATABASE_URL) {
+    const server = new URL(process.env.E2E_DATABASE_URL);
+    server.pathname = '/postgres';
+    pg = await createTestDatabase(server.toString(), 'portal_devloop');
+  }
+  const database = pg ? { DATABASE_URL: pg.url } : { PORTAL_DB: join(copy.dir, 'data/portal.db') };
   dev = copy.start(join(copy.dir, 'node_modules/.bin/tsx'), ['codegen/dev.ts'], {
-    env: { PORT: String(port), VITE_PORT: String(vitePort), PORTAL_DB: join(copy.dir, 'data/portal.db'), LOG_LEVEL: 'warn' },
+    env: { PORT: String(port), VITE_PORT: String(vitePort), ...database, LOG_LEVEL: 'warn' },
   });
   for (const s of [dev.stdout, dev.stderr]) s?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-20000)));
   // the API through Vite's proxy, and the page itself
@@ -76,6 +86,7 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
 test.afterAll(async () => {
   await context?.close();
   if (dev) await stopGroup(dev);
+  await pg?.drop();
   copy?.remove();
 });
 
