@@ -22,6 +22,8 @@ const FILES: { schema: string; title: string; files: string }[] = [
   { schema: 'app', title: 'App constants', files: '`metadata/app.json`' },
   { schema: 'i18n', title: 'Translations', files: '`metadata/i18n/zh-CN/*.json`, `metadata/i18n/en-US/*.json`' },
   { schema: 'migration', title: 'Migrations', files: '`metadata/migrations/*.json`' },
+  { schema: 'mail', title: 'E-mail templates', files: '`metadata/mail.json`' },
+  { schema: 'interfaces', title: 'Interfaces (outbox)', files: '`metadata/interfaces.json`' },
   { schema: 'common', title: 'Shared definitions', files: 'referred to by the others' },
 ];
 
@@ -65,6 +67,8 @@ class Reference {
       const target = this.refSections.get(r.key) ?? this.section(r.title, r.schema, r.key.split('#')[0], r.key);
       return `[${r.title.replace(/^Shared: /, '')}](#${anchor(target)})`;
     }
+    // an object with options of its own (its oneOf only says which of them go together)
+    if (s.properties) return `[object](#${anchor(this.section(name ? `${owner}.${name}` : owner, s, from))})`;
     if (s.oneOf) {
       const objects = s.oneOf.filter((v: Schema) => v.properties).length;
       // variants that are objects get a section each: named by their "op" constant, or by the option when there is one
@@ -122,6 +126,11 @@ class Reference {
         const description = p.description ?? (p.$ref ? this.resolve(p.$ref, from).schema.description : undefined);
         if (!description) this.missing.push(`${sec.title}.${name}`);
         out.push(`| \`${name}\` | ${cell(this.typeOf(p, sec.title, name, from))} | ${required.has(name) ? 'yes' : ''} | ${cell(description ?? '')} |`);
+      }
+      // options named by a pattern (a mail template's languages)
+      for (const [pattern, p] of Object.entries((s.patternProperties ?? {}) as Record<string, Schema>)) {
+        const description = p.description ?? (p.$ref ? this.resolve(p.$ref, from).schema.description : undefined);
+        out.push(`| a name matching \`${cell(pattern)}\` | ${cell(this.typeOf(p, sec.title, 'pattern', from))} |  | ${cell(description ?? '')} |`);
       }
       out.push('');
     } else if (s.oneOf) {

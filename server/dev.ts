@@ -54,6 +54,10 @@ async function appWithHandler(): Promise<{ app: FastifyInstance; handler: Handle
     ...('url' in config.database ? { databaseUrl: config.database.url } : { dbFile: config.database.file }),
     jwtSecret: secret,
     ...(config.filesDir ? { filesDir: config.filesDir } : {}),
+    // as npm start: this process sends mail and outbox messages (a replaced app stops before it closes)
+    mail: { ...config.mail, loop: true },
+    publicUrl: config.publicUrl,
+    outbox: config.outbox,
     migrate: false,
     logger: loggerOptions(process.env.LOG_LEVEL ?? 'warn'),
     // the app never listens itself: the one server below hands it the requests

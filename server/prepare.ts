@@ -1,29 +1,31 @@
 /**
- * What happens to the database once, before any process serves: migration, demo data on an
- * empty database (or for the tables a migration just created in one that has demo data), the
- * shared JWT secret. `npm start` (main.ts) runs it in the primary process; the dev server
- * (dev.ts) runs it at start and after each metadata change.
+ * What happens to the database once, before any process serves: migration (every step logged),
+ * demo data on an empty database (or, in one that has demo data, for the tables a migration just
+ * created), the shared JWT secret. `npm start` (main.ts) runs it in the primary process; the dev
+ * server (dev.ts) at start and after each metadata change. The generated metadata is imported
+ * when it runs, not when this module loads, so that main.ts can report a start without generated
+ * files before anything reads them.
  */
 import { resolveSecret, type Config } from './config.ts';
-import { isEmpty, seedDatabase, seedNewTables } from './seed/index.ts';
-import { metadata, tables, migrations } from './generated/index.ts';
 import { describeTarget, openDb } from './db/open.ts';
-import { migrate } from './db/migrate.ts';
+
+export const log = (msg: string) => console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg }));
 
 /** pino options of a serving process: secrets never reach the log, whatever a serializer adds later (ASVS 16.2.5) */
 export const loggerOptions = (level = process.env.LOG_LEVEL ?? 'info') => ({
   level,
-  redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.oldPassword'],
+  redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.oldPassword', 'req.body.confirmPassword', 'req.body.token'],
 });
-
-export const log = (msg: string) => console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg }));
 
 /** Migration, demo data, the shared secret; returns the secret. */
 export async function prepare(config: Config): Promise<string> {
+  const { migrate } = await import('./db/migrate.ts');
+  const { metadata, tables, migrations } = await import('./generated/index.ts');
+  const { isEmpty, seedDatabase, seedNewTables } = await import('./seed/index.ts');
   const db = await openDb(config.database);
   try {
-    const report = await migrate(db, tables[db.kind], migrations);
-    if (report.created.length || report.addedColumns.length || report.migrations.length) log(`database ${describeTarget(config.database)}: ${report.created.length} tables created, ${report.addedColumns.length} columns added, migrations ${report.migrations.join(', ') || 'none'}`);
+    // every step on a line of its own (migrate.ts MigrateReport.steps)
+    const report = await migrate(db, tables[db.kind], migrations, { log: (line) => log(`database ${describeTarget(config.database)}: ${line}`) });
     if (config.seed === 'demo' && (await isEmpty(db))) {
       const t0 = performance.now();
       await seedDatabase(db, metadata);

@@ -101,6 +101,21 @@ export function fixedRouteDocs(): Record<string, FixedRouteDoc> {
       tag: 'account', operationId: 'me.totpDisable', summary: 'Turn two-step verification off with a current code or a recovery code',
       responses: { '200': { description: 'off; the account\'s other sessions ended', headers: refreshed, content: json(envelope(undefined, { message: { type: 'string' } })) } }, errors: [400, 401, 409, 429],
     },
+    'POST /api/auth/forgot': {
+      tag: 'session', operationId: 'session.forgotPassword', anonymous: true,
+      summary: 'Forgot password: mails a one-time link to set a new one, when the user ID (and the e-mail, when given) names an account with an address',
+      description: 'Always the same 202 answer after the same minimum time, whatever the user ID: it never tells whether an account exists or a mail was sent. Limited per address (429) and per user ID (no more mails; the answer stays the same).',
+      responses: { '202': { description: 'asked (message.resetRequested)', content: json({ type: 'object', properties: { status: { const: 202 }, code: { type: 'string' }, message: { type: 'string' } } }) } }, errors: [400, 429],
+    },
+    'POST /api/auth/reset/check': {
+      tag: 'session', operationId: 'session.checkResetLink', anonymous: true, summary: 'Whether a reset link (its token) is still good: the account\'s user ID and when the link expires',
+      responses: { '200': { description: 'the link is good', content: json(envelope({ type: 'object', properties: { userId: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } })) } }, errors: [400, 429],
+    },
+    'POST /api/auth/reset': {
+      tag: 'session', operationId: 'session.resetPassword', anonymous: true,
+      summary: 'Set a new password with a reset link: the password rules and history apply; every session of the account ends; a locked account is unlocked',
+      responses: { '200': { description: 'the password is set', content: json(envelope(undefined, { message: { type: 'string' } })) } }, errors: [400, 409, 429],
+    },
     'GET /api/meta': {
       tag: 'metadata', operationId: 'metadata.get', optionalAuth: true, summary: 'The compiled metadata: without a token only the login screen\'s constants; with one the screens, entities, code tables and rules, and of the permission matrix the caller\'s own part',
       responses: { '200': { description: 'the metadata (ETag: hash and profile)', content: json({ type: 'object', required: ['hash', 'app'], properties: { hash: { type: 'string' }, app: { type: 'object' } } }) }, '304': { description: 'unchanged (If-None-Match)' } },

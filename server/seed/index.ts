@@ -11,6 +11,7 @@ import { PRODUCTION_PARAMS, type ScryptParams } from '../engine/passwords.ts';
 import { RowWriter } from './writer.ts';
 import { BASE_ENTITIES, seedBase } from './base.ts';
 import { BUSINESS_ENTITIES, seedBusiness } from './business.ts';
+import { INTERFACE_ENTITIES } from './interfaces.ts';
 import { SeedContext } from './context.ts';
 import { genericEntities, seedGeneric } from './generic.ts';
 
@@ -18,8 +19,8 @@ export interface SeedOptions { hashParams?: ScryptParams; scale?: number; seed?:
 
 export const DEFAULT_SEED = 20261122;
 
-/** Entities whose demo rows are written by hand (seed/base.ts, seed/business.ts); every other one is generic. */
-export const HAND_SEEDED: readonly string[] = [...BASE_ENTITIES, ...BUSINESS_ENTITIES];
+/** Entities whose demo rows are written by hand (seed/base.ts, seed/business.ts, seed/interfaces.ts); every other one is generic. */
+export const HAND_SEEDED: readonly string[] = [...BASE_ENTITIES, ...BUSINESS_ENTITIES, ...INTERFACE_ENTITIES];
 
 export async function isEmpty(db: Db): Promise<boolean> {
   return !(await db.get(`SELECT 1 AS x FROM account LIMIT 1`));

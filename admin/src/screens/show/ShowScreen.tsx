@@ -33,7 +33,9 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
         key: c.field,
         label: translate(c.labelKey, { _: c.field }),
         fmt: makeFormatter(entity.fields[c.field], c.format, translate, locale),
-        wide: (entity.fields[c.field]?.maxLength ?? 0) >= 500,
+        // long texts (and JSON such as an interface message's payload) take the whole row
+        wide: (entity.fields[c.field]?.maxLength ?? 0) >= 500 || entity.fields[c.field]?.type === 'text' || c.format === 'json',
+        mono: c.format === 'json',
       })),
     [screen, entity, translate, locale],
   );
@@ -57,7 +59,7 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
                 <Typography component="dt" variant="body2" color="text.secondary" sx={{ flex: '0 0 auto', minWidth: 96 }}>
                   {it.label}
                 </Typography>
-                <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>
+                <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word', whiteSpace: 'pre-wrap', ...(it.mono ? { fontFamily: 'monospace', fontSize: 12, maxHeight: 360, overflow: 'auto', flex: 1 } : {}) }}>
                   {it.fmt(record[it.key]) || '—'}
                 </Typography>
               </Box>
