@@ -1,6 +1,6 @@
 /**
  * One field (of an entity, or an input of an action): type-specific parts present and valid
- * (maxLength, numeric range, code table, referenced entity), rules that apply to its type, filters
+ * (maxLength, numeric range, code table, referenced entity, lookup target), rules that apply to its type, filters
  * that fit it, its default as a stored code, its label. Also the engine's own system fields.
  */
 import { ptr } from '../load.ts';
@@ -43,6 +43,11 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
     if (!rule) ctx.unknown(file, `${p}/rules/${i}`, 'rule', r, Object.keys(rules));
     else if (rule.appliesTo && !rule.appliesTo.includes(f.type)) err(file, `${p}/rules/${i}`, `rule "${r}" applies to ${rule.appliesTo.join('/')} fields, not to ${f.type}`);
   });
+  if (f.lookup) {
+    // the rest of a lookup is checked against the built model (checks/lookups.ts)
+    if (!env.entityNames.has(f.lookup.entity)) ctx.unknown(file, `${p}/lookup/entity`, 'entity', f.lookup.entity, env.entityNames);
+    if (!['string', 'code', 'integer'].includes(f.type)) err(file, `${p}/lookup`, `a lookup is for string, code and integer fields, not ${f.type} (a reference by id is a "ref" field)`);
+  }
   let def = f.default;
   if (def !== undefined && f.type === 'code' && f.codeTable && ctx.codeTables[f.codeTable]) def = ctx.codeOf(file, `${p}/default`, f.codeTable, def);
   const filter = f.filter ?? [];
@@ -73,6 +78,7 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
     system: false,
     ...(f.autoNumber ? { autoNumber: f.autoNumber } : {}),
     ...(f.sessionDefault ? { sessionDefault: f.sessionDefault } : {}),
+    ...(f.lookup ? { lookup: { entity: f.lookup.entity, field: f.lookup.field, scopedBy: f.lookup.scopedBy ?? {}, messageKey: f.lookup.messageKey ?? 'validation.lookup' } } : {}),
   };
 }
 

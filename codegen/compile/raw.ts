@@ -11,6 +11,7 @@ export interface RawField {
   codeTable?: string; ref?: string; required?: boolean; unique?: boolean; default?: unknown; readOnly?: boolean; createOnly?: boolean;
   private?: boolean; rules?: string[]; index?: boolean; filter?: FilterOp[]; sort?: boolean; search?: boolean;
   autoNumber?: { prefix: string; digits: number }; sessionDefault?: CompiledField['sessionDefault'];
+  lookup?: { entity: string; field: string; scopedBy?: Record<string, string>; messageKey?: string };
 }
 export interface RawAction {
   labelKey?: string; statusField?: string; from?: string[]; to?: string | string[]; allow: RawGrant; button?: string;

@@ -47,6 +47,12 @@ export interface CompiledField {
   system: boolean;
   autoNumber?: { prefix: string; digits: number };
   sessionDefault?: 'userId' | 'userName' | 'supplierCode' | 'supplierName' | 'warehouseCode' | 'now';
+  /**
+   * The value must be `field` of a record of `entity` that the caller can read and whose fields
+   * scopedBy[theirs] equal this record's scopedBy keys (server check, 400 field error messageKey);
+   * forms offer the values as an autocomplete.
+   */
+  lookup?: { entity: string; field: string; scopedBy: Record<string, string>; messageKey: string };
 }
 
 /** Row condition of a grant: field -> allowed stored values */

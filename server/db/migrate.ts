@@ -11,7 +11,8 @@
  * a column or table the metadata no longer has, a field whose type changed, a required field
  * without a default on a table whose rows would have no value. A migration in metadata/migrations/
  * says what to do (dropColumn, renameColumn, retypeColumn, dropTable; addColumn fills the rows of
- * a new or newly required column with a value or another column's).
+ * a new or newly required column with a value or another column's; mapValues rewrites stored
+ * values, e.g. free text becoming codes).
  *
  * Everything happens in one transaction (PostgreSQL DDL is transactional too), so a refused or
  * failed migration leaves the database as it was. Every step is reported (MigrateReport.steps,
@@ -22,7 +23,7 @@ import type { Queryable, Db } from './types.ts';
 import { columnShape, type ColumnDef, type ColumnShape, type TableDef } from '../../codegen/runtime/dialect.ts';
 
 export interface MigrationStep {
-  op: 'dropColumn' | 'renameColumn' | 'retypeColumn' | 'dropTable' | 'addColumn';
+  op: 'dropColumn' | 'renameColumn' | 'retypeColumn' | 'dropTable' | 'addColumn' | 'mapValues';
   table: string;
   column?: string;
   from?: string;
@@ -31,11 +32,13 @@ export interface MigrationStep {
   value?: unknown;
   /** addColumn: the column whose value the rows without one get */
   copyFrom?: string;
+  /** mapValues: stored value -> new stored value (free text becoming a code table's codes) */
+  values?: Record<string, string>;
 }
 /** `file`: the metadata file it comes from (codegen adds it) */
 export interface Migration { id: string; steps: MigrationStep[]; file?: string }
 
-const OPS_HELP = 'ops dropColumn, renameColumn, retypeColumn, dropTable, addColumn; metadata/README.md "Migrations"';
+const OPS_HELP = 'ops dropColumn, renameColumn, retypeColumn, dropTable, addColumn, mapValues; metadata/README.md "Migrations"';
 
 /** The metadata asks for a change that would lose or invent data, and no migration says what to do. */
 export class MigrationRefused extends Error {
@@ -246,6 +249,14 @@ class Migrator {
         // declared nullable so far: the next phase makes it what the metadata says (NOT NULL)
         await this.record(t, [c], (col) => JSON.stringify({ ...columnShape(col), notNull: false }));
         this.step(`${label}: ${have.has(c.name) ? '' : 'added the column, '}filled ${changes} rows`);
+        return;
+      }
+      case 'mapValues': {
+        // each old value rewritten; values not listed stay as they are
+        this.wanted(where, s.table, s.column!);
+        let changed = 0;
+        for (const [from, to] of Object.entries(s.values ?? {})) changed += (await this.run(where, `UPDATE ${q(s.table)} SET ${q(s.column!)} = ? WHERE ${q(s.column!)} = ?`, [to, from])).changes;
+        this.step(`${label}: rewrote ${changed} rows`);
         return;
       }
     }

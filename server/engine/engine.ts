@@ -3,7 +3,7 @@
  * the compiled metadata. Each write is one transaction that also writes its audit rows; the caller's
  * permission and row scope are applied to every statement. No entity is named in this file.
  */
-import type { CompiledAction, CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
+import { codeLabelKey, type CompiledAction, type CompiledEntity, type CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
 import { SchemaValidator, type FieldErrors } from '../../codegen/runtime/validation.ts';
 import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
@@ -172,7 +172,7 @@ export class Engine {
     fields: string[],
     fixed: Rec = {},
     screenSort?: { field: string; order: 'ASC' | 'DESC' },
-  ): { sql: string; countSql: string; params: unknown[] } {
+  ): { sql: string; countSql: string; params: unknown[]; countParams: unknown[] } {
     const scope = this.readScope(e, p, 'export');
     const q = parseListQuery(this.meta, this.d, e, { filter: query.filter, sort: query.sort }, screenSort);
     const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
@@ -188,9 +188,29 @@ export class Engine {
     const cols = fields.map((n) => {
       const f = fieldOf(e, n);
       if (!f || f.private) throw new Error(`export of unknown or private field ${e.name}.${n}`);
-      return `a.${quote(f.column)}`;
+      return f.type === 'ref' ? this.referenceTitle(p, f.ref!, `a.${quote(f.column)}`) : { sql: `a.${quote(f.column)}`, params: [] };
     });
-    return { sql: `SELECT ${cols.join(', ') || '1'}${from} ORDER BY ${q.orderBy}`, countSql: `SELECT COUNT(*) AS n${from}`, params: where.params };
+    // the select list's parameters come before the WHERE clause's
+    return { sql: `SELECT ${cols.map((c) => c.sql).join(', ') || '1'}${from} ORDER BY ${q.orderBy}`, countSql: `SELECT COUNT(*) AS n${from}`, params: [...cols.flatMap((c) => c.params), ...where.params], countParams: where.params };
+  }
+
+  /**
+   * A reference shown as the referenced record's title field (its id when the caller cannot read
+   * that record): a correlated subquery under the target's read scope, as text.
+   */
+  private referenceTitle(p: Principal, targetName: string, idSql: string): SqlPart {
+    const target = this.meta.entities[targetName];
+    const fallback = `CAST(${idSql} AS TEXT)`;
+    let scope: SqlPart | null = null;
+    try {
+      assertWarehouseAllows(target, p);
+      scope = scopeOf(this.meta, this.d, target, p, operationGrant(target, 'read', p), 'ref_t');
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    }
+    if (!scope) return { sql: fallback, params: [] };
+    const where = this.and({ sql: `ref_t.${quote('id')} = ${idSql}`, params: [] }, scope);
+    return { sql: `COALESCE((SELECT CAST(ref_t.${quote(target.fields[target.titleField].column)} AS TEXT) FROM ${quote(target.table)} ref_t WHERE ${where.sql}), ${fallback})`, params: where.params };
   }
 
   async getOne(p: Principal | null, e: CompiledEntity, id: number): Promise<Rec> {
@@ -286,6 +306,7 @@ export class Engine {
         if (!ok) errors[n] = { key: 'validation.ref' };
       }
     }
+    await this.checkLookups(q, p, e, values, selfId, errors);
     for (const ix of e.indexes.filter((i) => i.unique)) {
       if (!ix.fields.some((n) => n in values)) continue;
       const current = selfId !== null ? await this.selectById(q, e, selfId, null) : undefined;
@@ -298,6 +319,37 @@ export class Engine {
     if (Object.keys(errors).length) {
       const onlyUnique = Object.values(errors).every((x) => x.key === 'validation.unique');
       throw onlyUnique ? conflict('error.duplicate', {}, errors) : validationFailed(errors);
+    }
+  }
+
+  /**
+   * metadata `lookup`: a value written to a lookup field must name a record of the target entity
+   * that the caller can read (its read scope) and whose scopedBy fields equal this record's (the
+   * written values, else the stored ones); otherwise a field error with the lookup's message. A
+   * supplier's adjustment can then only name a part of its own child-part stock at this PDC.
+   */
+  private async checkLookups(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null, errors: FieldErrors): Promise<void> {
+    let current: Rec | undefined;
+    for (const [n, v] of Object.entries(values)) {
+      const lookup = fieldOf(e, n)?.lookup;
+      if (!lookup || v === null || v === undefined || v === '') continue;
+      const target = this.meta.entities[lookup.entity];
+      let scope: SqlPart;
+      try {
+        scope = this.readScope(target, p);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        errors[n] = { key: lookup.messageKey };
+        continue;
+      }
+      const conds: SqlPart[] = [{ sql: `a.${quote(target.fields[lookup.field].column)} = ?`, params: [v] }];
+      for (const [mine, theirs] of Object.entries(lookup.scopedBy)) {
+        if (!(mine in values) && selfId !== null && !current) current = await this.selectById(q, e, selfId, null);
+        const mv = mine in values ? values[mine] : current?.[mine];
+        conds.push(mv === null || mv === undefined ? { sql: `a.${quote(target.fields[theirs].column)} IS NULL`, params: [] } : { sql: `a.${quote(target.fields[theirs].column)} = ?`, params: [mv] });
+      }
+      const where = this.and(...conds, scope);
+      if (!(await q.get(`SELECT 1 AS x FROM ${quote(target.table)} a WHERE ${where.sql}`, where.params))) errors[n] = { key: lookup.messageKey, args: { value: String(v) } };
     }
   }
 
@@ -547,7 +599,22 @@ export class Engine {
     if (!a.statusField) return;
     const status = String(row[a.statusField]);
     if ((a.from ?? []).includes(status) || (a.to ?? []).includes(status) || (!a.from && !a.to)) return;
-    throw conflict(a.illegalTransitionKey, { action: a.name, status, id: Number(row.id) });
+    throw this.stateRefusal(parent, a, row);
+  }
+
+  /**
+   * 409 for an action the record's state does not allow (any more: another user or process changed
+   * it). An action with a message of its own keeps it (error.orderAlreadyConfirmed ...); otherwise
+   * the code stays error.illegalTransition and the message says which record, its status now and
+   * the action (error.statusChanged), instead of a bare "not allowed in the current status".
+   */
+  private stateRefusal(e: CompiledEntity, a: CompiledAction, row: Rec): AppError {
+    const status = String(row[a.statusField!]);
+    const args = { action: a.name, status, id: Number(row.id) };
+    if (a.illegalTransitionKey !== 'error.illegalTransition') return conflict(a.illegalTransitionKey, args);
+    const table = e.fields[a.statusField!]?.codeTable;
+    const detail = { record: String(row[e.titleField] ?? row.id), statusLabel: table ? codeLabelKey(table, status) : status, actionLabel: a.labelKey };
+    return conflict('error.illegalTransition', { ...args, ...detail }, undefined, 'error.statusChanged');
   }
 
   /** The parent row of a file row, when its entity declares file.onUpload: locked, for the state gate. */
@@ -666,7 +733,7 @@ export class Engine {
       }
       const rows = unique.map((id) => byId.get(id)!);
       for (const row of rows) {
-        if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw conflict(a.illegalTransitionKey, { action: name, status: String(row[a.statusField]), id: Number(row.id) });
+        if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw this.stateRefusal(e, a, row);
       }
       const expectVersion = single && e.versioned && typeof input.version === 'number' ? input.version : undefined;
       if (expectVersion !== undefined && rows[0].version !== expectVersion) throw conflict('error.staleVersion');

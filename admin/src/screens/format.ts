@@ -52,9 +52,13 @@ export function formatJson(value: unknown): string {
   }
 }
 
-/** Builds the formatter of one column (or one field shown in a form/detail). */
-export function makeFormatter(field: CompiledField | undefined, format: ColumnFormat, translate: Translate, locale: string): Formatter {
+/**
+ * Builds the formatter of one column (or one field shown in a form/detail). `titles`: a reference
+ * field's id -> the referenced record's title (references.ts); an id without one shows as is.
+ */
+export function makeFormatter(field: CompiledField | undefined, format: ColumnFormat, translate: Translate, locale: string, titles?: ReadonlyMap<string, string>): Formatter {
   const empty = (v: unknown) => v === null || v === undefined || v === '';
+  if (field?.type === 'ref') return (v) => (empty(v) ? '' : (titles?.get(String(v)) ?? String(v)));
   if (format === 'date' || (!format && field?.type === 'date')) return formatDate;
   if (format === 'datetime' || (!format && field?.type === 'datetime')) return formatDateTime;
   if (format === 'fileSize') return formatFileSize;
