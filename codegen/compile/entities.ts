@@ -8,6 +8,7 @@ import { ptr, type SourceFile } from '../load.ts';
 import { checkFileSize } from '../numeric-ranges.ts';
 import { HOOKS, OPERATIONS, type CompiledAccess, type CompiledEntity, type CompiledField, type CompiledGrant, type CompiledRule, type Operation, type Profile } from '../runtime/model.ts';
 import { compileActions } from './actions.ts';
+import { compileSeedHint } from '../seed-hints.ts';
 import type { CompileContext } from './context.ts';
 import { compileField, snake, systemField, type FieldEnv, type SystemField } from './fields.ts';
 import type { RawEntity, RawGrant } from './raw.ts';
@@ -152,5 +153,6 @@ function compileEntity(ctx: CompileContext, env: FieldEnv, access: CompiledAcces
     deletableWhen: stateCodes(e.deletableWhen, '/deletableWhen'),
     actions,
     hooks: HOOKS.filter((h) => e.hooks?.includes(h)),
+    ...(e.seed ? { seed: compileSeedHint(file, e.seed, fields, { rules: env.rules, codeTables: ctx.codeTables }, ctx.codeOf, ctx.err) } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * codegen/runtime/model.ts.
  */
 import type { CompiledColumn, CompiledField, CompiledScreen, FieldType, HookName, FilterOp, Operation, Profile, Role } from '../runtime/model.ts';
+import type { RawSeedHint } from '../seed-hints.ts';
 
 export interface RawField {
   type: FieldType; labelKey?: string; maxLength?: number; precision?: number; scale?: number; minimum?: number; maximum?: number;
@@ -25,6 +26,7 @@ export interface RawEntity {
   editableWhen?: Record<string, string[]>; deletableWhen?: Record<string, string[]>; actions?: Record<string, RawAction>;
   hooks?: HookName[];
   screens?: RawScreen[];
+  seed?: RawSeedHint;
 }
 export type RawColumn = string | { field: string; labelKey?: string; width?: number; format?: CompiledColumn['format'] };
 export interface RawScreen {

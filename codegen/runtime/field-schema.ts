@@ -135,6 +135,19 @@ export function entitySchemas(e: CompiledEntity, meta: CompiledMetadata): Entity
   };
 }
 
+/**
+ * A copy of a schema without `notBeforeToday`, the one keyword judged against the clock: demo data
+ * (server/seed/generic.ts, codegen's check of seed hints) lives on the demo's own calendar.
+ */
+export function withoutClock(s: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'notBeforeToday') continue;
+    out[k] = Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? withoutClock(x as JsonSchema) : x)) : v && typeof v === 'object' ? withoutClock(v as JsonSchema) : v;
+  }
+  return out;
+}
+
 export function allSchemas(meta: CompiledMetadata): Record<string, EntitySchemas> {
   return Object.fromEntries(Object.values(meta.entities).map((e) => [e.name, entitySchemas(e, meta)]));
 }

@@ -117,6 +117,18 @@ export interface CompiledEntity {
   actions: Record<string, CompiledAction>;
   /** lifecycle hooks of create/update/delete implemented in server/hooks/ (in HOOKS order) */
   hooks: HookName[];
+  /** hints for the generic demo-data generator (server/seed/generic.ts); absent: its defaults */
+  seed?: CompiledSeedHint;
+}
+
+/** metadata "seed" of an entity, with code keys turned into stored codes */
+export interface CompiledSeedHint {
+  /** rows at scale 1 (multiplied by the seed's scale); 0: the entity gets no demo rows */
+  rows?: number;
+  /** field -> values to pick from (stored values) */
+  values: Record<string, unknown[]>;
+  /** field -> range to draw from (numbers; dates and datetimes: days relative to the demo's today) */
+  ranges: Record<string, { min: number; max: number }>;
 }
 
 export interface CompiledCodeValue { code: string; key: string; label: Bilingual }
@@ -148,6 +160,8 @@ export interface CompiledRule {
   fileTypes?: string[];
   maxNameLength?: number;
   maxSizeKiB?: number;
+  /** values that pass the rule (required with a pattern): the demo-data generator varies them, the reference shows them */
+  examples?: (string | number)[];
 }
 
 export interface CompiledColumn { field: string; labelKey: string; width?: number; format?: 'date' | 'datetime' | 'number' | 'money' | 'fileSize' | 'json' }

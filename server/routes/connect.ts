@@ -26,9 +26,6 @@ import totpRoutes from '../auth/totp-routes.ts';
 import { countHit } from '../plugins/rate-limit.ts';
 import { keepInHistory, newPasswordErrors, passwordReused, reusesRecentPassword } from '../auth/password-policy.ts';
 
-const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
-const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
-
 export interface ConnectOptions {
   db: Db;
   hashParams?: ScryptParams;
@@ -43,6 +40,9 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   const hashParams = opts.hashParams ?? PRODUCTION_PARAMS;
   const validator = new SchemaValidator(metadata);
   const account = metadata.entities.account;
+  // read when the routes are registered: the dev server registers them again after a metadata change
+  const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
+  const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
 
   const tokenError = (req: FastifyRequest, reply: FastifyReply, status: number, code: string, args: Record<string, string | number> = {}, userId?: string) => {
     // every failed authentication is logged (ASVS 16.3.1); never the password or the code

@@ -158,7 +158,10 @@ describe('adding a plain entity and its screen', () => {
     expect(r.errors.map((e) => e.message)).toEqual([]);
     const e = r.model!.entities.supplierContact;
     expect(e.resource).toBe('supplier-contacts');
-    expect(r.model!.screens.find((s) => s.path === '/supplierContact/list')).toMatchObject({ resource: 'supplier-contacts', roles: ['user'], buttons: ['search', 'add', 'edit', 'delete'] });
+    expect(r.model!.screens.find((s) => s.path === '/supplierContact/list')).toMatchObject({ resource: 'supplier-contacts', roles: ['user'], buttons: ['search', 'add', 'edit', 'delete', 'deactivate'] });
+    // its code table, declared in the entity file, is a code table like the others
+    expect(r.model!.codeTables.contactStatus.values.map((v) => v.key)).toEqual(['active', 'inactive']);
+    expect(e.actions.deactivate).toMatchObject({ from: ['1'], to: ['0'] });
     expect(r.files!.get('server/generated/schema.sql')).toContain('CREATE TABLE IF NOT EXISTS "supplier_contact"');
     expect(r.files!.get('server/generated/types.ts')).toContain('export interface SupplierContact {');
     expect(JSON.parse(r.files!.get('admin/src/generated/messages.en-US.json')!)['route.supplierContactList']).toBe('Supplier contacts');
