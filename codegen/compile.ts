@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { MetadataError, ptr, type MetadataSources, type SourceFile } from './load.ts';
 import { checkFileSize, checkInputWithinField, checkNumericRange } from './numeric-ranges.ts';
+import { compileActionDialogs } from './action-dialogs.ts';
 import {
   LOCALES,
   OPERATIONS,
@@ -528,6 +529,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       deletableWhen: stateCodes(e.deletableWhen, '/deletableWhen'),
       actions,
     };
+    compileActionDialogs(file, e, entities[name], err);
   }
   // an upload's parent action must exist on the parent, and the fields it sets too
   for (const ent of Object.values(entities)) {

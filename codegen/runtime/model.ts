@@ -77,6 +77,13 @@ export interface CompiledAction {
   internal: boolean;
   /** the action takes one uploaded file checked against this file rule */
   upload?: { rule: string; template: boolean };
+  /**
+   * inputs a bulk call may give per record (`perRecord: { "<id>": { <input>: value } }`), in input
+   * order; `defaults`: input -> the record field whose value pre-fills it in the dialog
+   */
+  perRecord?: { fields: string[]; defaults: Record<string, string> };
+  /** record fields the dialog shows read-only */
+  show?: string[];
 }
 
 export interface CompiledEntity {
@@ -85,6 +92,8 @@ export interface CompiledEntity {
   table: string;
   labelKey: string;
   titleField: string;
+  /** fields that together name one record in messages (default: [titleField]) */
+  identifyBy?: string[];
   statusField?: string;
   versioned: boolean;
   audit: boolean;

@@ -1,0 +1,105 @@
+/**
+ * Action dialogs declared in metadata, in a real browser against the real server: per-record
+ * inputs in a grid (DFS ship, bulk order ship: one quantity per line, pre-filled, checked per
+ * row in the browser and by the server, errors naming the lines), read-only record fields
+ * (`show`) and one-step confirm-and-print. Both languages.
+ */
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { Locale } from '../../codegen/runtime/model.ts';
+import { expectNotification, loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+
+const LOCALES: Locale[] = ['zh-CN', 'en-US'];
+
+/** A bearer token for the API (to read what the browser did). */
+async function token(request: APIRequestContext, user: string): Promise<string> {
+  const r = await request.post('/connect/token', { form: { grant_type: 'password', username: user, password: 'demo2026A', warehouse: 'PDC01' } });
+  expect(r.status()).toBe(200);
+  return (await r.json()).access_token as string;
+}
+async function getRecord(request: APIRequestContext, tok: string, resource: string, id: string): Promise<Record<string, unknown>> {
+  const r = await request.get(`/api/${resource}/${id}`, { headers: { authorization: `Bearer ${tok}` } });
+  expect(r.status()).toBe(200);
+  return r.json();
+}
+
+/** Ticks the first `n` rows that offer `action`; answers their ids. */
+async function chooseRows(page: Page, action: string, n: number): Promise<string[]> {
+  const rows = screen.rows(page).filter({ has: page.getByTestId(`lean-row-action-${action}`) });
+  await expect(rows.nth(n - 1)).toBeVisible();
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = rows.nth(i);
+    ids.push((await r.getAttribute('data-id'))!);
+    await r.getByRole('checkbox').check();
+  }
+  return ids;
+}
+
+for (const locale of LOCALES) {
+  test(`DFS ship: several lines of a dealer order, each with its own quantity, in one action (${locale})`, async ({ page, request }) => {
+    const tok = await token(request, 'sup01');
+    await loginIn(page, 'sup01', locale);
+    const s = screenNamed('dfsOrderShip');
+    await openScreen(page, s, locale);
+    const ids = await chooseRows(page, 'ship', 3);
+    const before = await Promise.all(ids.map((id) => getRecord(request, tok, 'dfs-orders', id)));
+    await screen.button(page, 'ship').click();
+    const dialog = screen.dialog(page, 'ship');
+    await expect(dialog).toBeVisible();
+    // one row per line: the read-only fields the action shows, and its own quantity, pre-filled with the unsent quantity
+    await expect(dialog.getByTestId('action-grid-th-dealerOrderNo')).toHaveText(t(locale, metadata.entities.dfsOrder.fields.dealerOrderNo.labelKey));
+    await expect(dialog.getByTestId('action-grid-th-shipQty')).toContainText(t(locale, metadata.entities.dfsOrder.actions.ship.input.shipQty.labelKey));
+    const gridRow = (id: string) => dialog.locator(`[data-testid="action-grid-row"][data-id="${id}"]`);
+    const qty = (id: string) => gridRow(id).getByTestId('grid-input-shipQty');
+    for (const [i, id] of ids.entries()) {
+      await expect(gridRow(id)).toContainText(String(before[i].dealerOrderNo));
+      await expect(qty(id)).toHaveValue(String(before[i].unsentQty));
+    }
+    // the browser checks each row with the server's rule
+    await qty(ids[0]).fill('0');
+    await dialog.getByTestId('action-submit').click();
+    await expect(gridRow(ids[0])).toContainText(t(locale, 'rule.positiveInteger'));
+    // the server refuses a quantity above what a line can take, naming that dealer order and part
+    await qty(ids[0]).fill('1');
+    const over = Number(before[1].unsentQty) + 1;
+    await qty(ids[1]).fill(String(over));
+    await dialog.getByTestId('action-submit').click();
+    const label = `${before[1].dealerOrderNo}/${before[1].partsCode} (${before[1].unsentQty})`;
+    await expectNotification(page, t(locale, 'error.dfsShipQtyExceeded', { items: label }));
+    await expect(gridRow(ids[1])).toContainText(t(locale, 'validation.maximum', { max: String(before[1].unsentQty) }));
+    for (const id of ids) expect((await getRecord(request, tok, 'dfs-orders', id)).sentQty).toBe(before[ids.indexOf(id)].sentQty);
+    // different quantities per line, one action
+    const want = [1, 1, Number(before[2].unsentQty)];
+    await qty(ids[1]).fill(String(want[1]));
+    await qty(ids[2]).fill(String(want[2]));
+    await dialog.getByTestId('action-submit').click();
+    await expectNotification(page, t(locale, 'message.shipSuccess'));
+    await expect(dialog).toBeHidden();
+    for (const [i, id] of ids.entries()) {
+      const after = await getRecord(request, tok, 'dfs-orders', id);
+      expect(after.sentQty).toBe(Number(before[i].sentQty) + want[i]);
+      expect(after.currentShipQty).toBe(want[i]);
+    }
+  });
+
+  test(`bulk order ship: one quantity per line; the error names the order, the line and the part (${locale})`, async ({ page, request }) => {
+    const tok = await token(request, 'sup01');
+    await loginIn(page, 'sup01', locale);
+    await openScreen(page, screenNamed('orderShip'), locale);
+    const ids = await chooseRows(page, 'ship', 2);
+    const before = await Promise.all(ids.map((id) => getRecord(request, tok, 'orders', id)));
+    await screen.button(page, 'ship').click();
+    const dialog = screen.dialog(page, 'ship');
+    const qty = (id: string) => dialog.locator(`[data-testid="action-grid-row"][data-id="${id}"]`).getByTestId('grid-input-shipQty');
+    await expect(qty(ids[0])).toHaveValue(String(before[0].unsentQty));
+    await qty(ids[0]).fill('1');
+    await qty(ids[1]).fill(String(Number(before[1].unsentQty) + 5));
+    await dialog.getByTestId('action-submit').click();
+    const b = before[1];
+    await expectNotification(page, t(locale, 'error.shipQtyExceeded', { items: `${b.orderNo}/${b.itemNo}/${b.partsCode} (${b.unsentQty})` }));
+    await qty(ids[1]).fill('1');
+    await dialog.getByTestId('action-submit').click();
+    await expectNotification(page, t(locale, 'message.shipSuccess'));
+    for (const [i, id] of ids.entries()) expect((await getRecord(request, tok, 'orders', id)).shippedQty).toBe(Number(before[i].shippedQty) + 1);
+  });
+}
