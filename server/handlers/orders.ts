@@ -5,19 +5,24 @@
  * ship more than was ordered, from one process or several.
  */
 import type { ActionHandler } from '../engine/handler-types.ts';
-import type { Order, OrderConfirmInput, OrderShipInput, OrderShipRecordInput } from '../generated/types.ts';
+import type { Order, OrderConfirmInput, OrderConfirmRecordInput, OrderShipInput, OrderShipRecordInput } from '../generated/types.ts';
+import { deliveryCards } from './delivery-cards.ts';
 import { PurchaseOrderStatus } from '../generated/types.ts';
 import { inOrder } from './in-order.ts';
 
 const unsentOf = (o: Order): number => Number(o.orderQty ?? 0) - Number(o.shippedQty ?? 0);
 
-/** released -> confirmed with the quantity of this shipment (at most what is still unsent). */
-export const confirm: ActionHandler<Order, OrderConfirmInput> = (ctx) =>
-  inOrder(ctx.records, (o) => {
-    const unsent = unsentOf(o);
-    if (ctx.input.thisShipmentQty > unsent) ctx.failRecords(409, 'error.shipQtyExceeded', [{ record: o, field: 'thisShipmentQty', error: { key: 'validation.maximum', args: { max: unsent } }, note: unsent }]);
-    return ctx.transition(o, { unsentQty: unsent });
-  });
+/**
+ * released -> confirmed, each line with its own this-shipment quantity (metadata perRecord,
+ * pre-filled with the unsent quantity; at most what is still unsent). With a print quantity the
+ * answer is the delivery cards of the lines just confirmed: confirm and print in one step.
+ */
+export const confirm: ActionHandler<Order, OrderConfirmInput, OrderConfirmRecordInput> = async (ctx) => {
+  const bad = ctx.records.filter((o) => ctx.inputOf(o).thisShipmentQty > unsentOf(o));
+  if (bad.length) ctx.failRecords(409, 'error.shipQtyExceeded', bad.map((o) => ({ record: o, field: 'thisShipmentQty', error: { key: 'validation.maximum', args: { max: unsentOf(o) } }, note: unsentOf(o) })));
+  const confirmed = await inOrder(ctx.records, (o) => ctx.transition(o, { unsentQty: unsentOf(o) }));
+  return ctx.input.printQty ? deliveryCards(ctx, confirmed, ctx.input.printQty) : confirmed;
+};
 
 /**
  * Ships each selected line's own quantity (metadata perRecord: one per line, pre-filled with the

@@ -20,8 +20,8 @@ describe('action dialog declarations', () => {
   });
 
   it('perRecord on an action that is not bulk', async () => {
-    edit('entities/order.json', (j) => (j.actions.confirm.perRecord = { thisShipmentQty: {} }));
-    await expectError('entities/order.json', '/actions/confirm/perRecord', /needs a bulk action/);
+    edit('entities/claim.json', (j) => (j.actions.approve.perRecord = { judgmentBasis: {} }));
+    await expectError('entities/claim.json', '/actions/approve/perRecord', /needs a bulk action/);
   });
 
   it('a default from an unknown field, or from a field of another kind', async () => {

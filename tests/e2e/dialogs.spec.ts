@@ -103,3 +103,72 @@ for (const locale of LOCALES) {
     for (const [i, id] of ids.entries()) expect((await getRecord(request, tok, 'orders', id)).shippedQty).toBe(Number(before[i].shippedQty) + 1);
   });
 }
+
+/** Reads the first row of `resource` matching `filter` through the API. */
+async function firstWhere(request: APIRequestContext, tok: string, resource: string, filter: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const r = await request.get(`/api/${resource}?filter=${encodeURIComponent(JSON.stringify(filter))}&range=${encodeURIComponent('[0,0]')}`, { headers: { authorization: `Bearer ${tok}` } });
+  expect(r.status()).toBe(200);
+  const rows = (await r.json()) as Record<string, unknown>[];
+  expect(rows.length).toBe(1);
+  return rows[0];
+}
+const statusCode = (key: string): string => metadata.codeTables.purchaseOrderStatus.values.find((v) => v.key === key)!.code;
+
+for (const locale of LOCALES) {
+  test(`order confirm: the delivery-card dialog shows the lines, takes this-shipment and print quantities, confirms and prints in one step (${locale})`, async ({ page, request }) => {
+    const tok = await token(request, 'sup01');
+    await loginIn(page, 'sup01', locale);
+    const s = screenNamed('orderConfirm');
+    await openScreen(page, s, locale);
+    // printing no longer waits for a confirmed line on a list that only holds released ones
+    await expect(screen.button(page, 'printDeliveryCards')).toHaveCount(0);
+    const ids = await chooseRows(page, 'confirm', 2);
+    const before = await Promise.all(ids.map((id) => getRecord(request, tok, 'orders', id)));
+    await screen.button(page, 'confirm').click();
+    const dialog = screen.dialog(page, 'confirm');
+    const confirm = metadata.entities.order.actions.confirm;
+    // the spec's dialog: order no, part code, order qty, per-package qty, this-shipment qty, print qty, confirm, back
+    for (const f of ['orderNo', 'partsCode', 'orderQty', 'perPackageQty']) await expect(dialog.getByTestId(`action-grid-th-${f}`)).toHaveText(t(locale, metadata.entities.order.fields[f].labelKey));
+    await expect(dialog.getByTestId('action-grid-th-thisShipmentQty')).toContainText(t(locale, confirm.input.thisShipmentQty.labelKey));
+    await expect(dialog.getByTestId('input-printQty')).toContainText(t(locale, confirm.input.printQty.labelKey));
+    await expect(dialog.getByTestId('action-cancel')).toBeVisible();
+    const cell = (id: string) => dialog.locator(`[data-testid="action-grid-row"][data-id="${id}"]`).getByTestId('grid-input-thisShipmentQty');
+    await expect(dialog.locator(`[data-testid="action-grid-row"][data-id="${ids[0]}"]`)).toContainText(String(before[0].orderNo));
+    await expect(cell(ids[0])).toHaveValue(String(before[0].unsentQty));
+    const mine = Math.max(1, Number(before[1].unsentQty) - 1);
+    await cell(ids[1]).fill(String(mine));
+    await dialog.getByTestId('input-printQty').locator('input').fill('5001');
+    await dialog.getByTestId('action-submit').click();
+    await expect(dialog.getByTestId('input-printQty')).toContainText(t(locale, 'rule.printQty', { min: 1, max: 5000 }));
+    await dialog.getByTestId('input-printQty').locator('input').fill('2');
+    const download = page.waitForEvent('download');
+    await dialog.getByTestId('action-submit').click();
+    expect((await download).suggestedFilename()).toMatch(/^delivery-cards-.*\.pdf$/);
+    await expect(dialog).toBeHidden();
+    for (const id of ids) await expect(screen.row(page, id)).toHaveCount(0);
+    expect(await getRecord(request, tok, 'orders', ids[0])).toMatchObject({ status: statusCode('confirmed'), thisShipmentQty: before[0].unsentQty });
+    expect(await getRecord(request, tok, 'orders', ids[1])).toMatchObject({ status: statusCode('confirmed'), thisShipmentQty: mine });
+  });
+
+  test(`order search: a fully shipped line is reprinted; the dialog shows its fields read-only (${locale})`, async ({ page, request }) => {
+    const tok = await token(request, 'sup01');
+    const shipped = await firstWhere(request, tok, 'orders', { status: statusCode('shipped') });
+    await loginIn(page, 'sup01', locale);
+    const s = screenNamed('orderSearch');
+    await openScreen(page, s, locale);
+    await screen.filter(page, 'orderNo_like').fill(String(shipped.orderNo));
+    await screen.button(page, 'search').click();
+    const row = screen.row(page, String(shipped.id));
+    await row.getByRole('checkbox').check();
+    await screen.button(page, 'printDeliveryCards').click();
+    const dialog = screen.dialog(page, 'printDeliveryCards');
+    for (const f of ['orderNo', 'partsCode', 'orderQty', 'perPackageQty', 'thisShipmentQty']) {
+      await expect(dialog.getByTestId(`action-show-${f}`)).toContainText(t(locale, metadata.entities.order.fields[f].labelKey));
+    }
+    await expect(dialog.getByTestId('action-show-orderNo')).toContainText(String(shipped.orderNo));
+    await dialog.getByTestId('input-printQty').locator('input').fill('1');
+    const download = page.waitForEvent('download');
+    await dialog.getByTestId('action-submit').click();
+    expect((await download).suggestedFilename()).toBe(`delivery-cards-${shipped.orderNo}.pdf`);
+  });
+}

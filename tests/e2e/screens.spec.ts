@@ -172,6 +172,9 @@ test('order confirm: the action dialog validates like the server, then confirms'
   await first.getByTestId('lean-row-action-confirm').click();
   const dialog = screen.dialog(page, 'confirm');
   await expect(dialog).toBeVisible();
+  // pre-filled with the unsent quantity; emptied, it is required
+  await expect(dialog.getByTestId('input-thisShipmentQty').locator('input')).not.toHaveValue('');
+  await dialog.getByTestId('input-thisShipmentQty').locator('input').fill('');
   await dialog.getByTestId('action-submit').click();
   await expect(dialog.getByTestId('input-thisShipmentQty')).toContainText(t(locale, 'validation.required'));
   await dialog.getByTestId('input-thisShipmentQty').locator('input').fill('0');

@@ -164,6 +164,7 @@ export function RecordInputsGrid({ entity, action, records, values, errors, disa
                     <TableCell key={f.name} sx={{ py: 0.5 }}>
                       <TextField
                         size="small"
+                        hiddenLabel
                         type={f.type === 'integer' || f.type === 'decimal' ? 'number' : 'text'}
                         value={values[id]?.[f.name] ?? ''}
                         disabled={disabled}
