@@ -10,6 +10,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { MetadataError, ptr, type MetadataSources, type SourceFile } from './load.ts';
 import { checkFileSize, checkInputWithinField, checkNumericRange } from './numeric-ranges.ts';
 import { compileActionDialogs } from './action-dialogs.ts';
+import { compileFileParentStates } from './file-parent.ts';
 import {
   LOCALES,
   OPERATIONS,
@@ -531,6 +532,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
     };
     compileActionDialogs(file, e, entities[name], err);
   }
+  for (const ent of Object.values(entities)) compileFileParentStates(rawEntities.get(ent.name)!.f.file, rawEntities.get(ent.name)!.e, ent, entities, err, codeOf);
   // an upload's parent action must exist on the parent, and the fields it sets too
   for (const ent of Object.values(entities)) {
     const ou = ent.file?.onUpload;

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig, resolveSecret, type Config } from './config.ts';
 import { buildApp } from './app.ts';
 import { isEmpty, seedDatabase } from './seed/index.ts';
+import { fileStoreFor } from './plugins/file-store.ts';
 import { metadata, tables, migrations } from './generated/index.ts';
 import { describeTarget, openDb } from './db/open.ts';
 import { migrate } from './db/migrate.ts';
@@ -35,7 +36,7 @@ async function prepare(config: Config): Promise<string> {
     if (report.created.length || report.addedColumns.length || report.migrations.length) log(`database ${describeTarget(config.database)}: ${report.created.length} tables created, ${report.addedColumns.length} columns added, migrations ${report.migrations.join(', ') || 'none'}`);
     if (config.seed === 'demo' && (await isEmpty(db))) {
       const t0 = performance.now();
-      await seedDatabase(db, metadata);
+      await seedDatabase(db, metadata, { files: fileStoreFor(db, config.filesDir) });
       log(`demo data written to ${describeTarget(config.database)} in ${Math.round(performance.now() - t0)} ms`);
     }
     return await resolveSecret(config, db);

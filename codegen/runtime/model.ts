@@ -101,7 +101,8 @@ export interface CompiledEntity {
   scope: { supplierFields: string[]; warehouseField?: string; parent?: string };
   claimWarehouseOnly: boolean;
   public: boolean;
-  file?: { rule: string; overwriteKey: string[]; onUpload?: { action: string; setParent: Record<string, string> } };
+  /** parentStates: parent field -> stored codes in which files may be added, replaced or deleted */
+  file?: { rule: string; overwriteKey: string[]; onUpload?: { action: string; setParent: Record<string, string> }; parentStates?: Record<string, string[]> };
   fields: Record<string, CompiledField>;
   /** declared fields first, then the system fields */
   fieldOrder: string[];

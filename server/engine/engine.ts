@@ -385,6 +385,7 @@ export class Engine {
     const now = new Date().toISOString();
     return this.tx(async (q) => {
       const row = await this.loadForWrite(q, p, e, id, 'update');
+      this.assertNotDeleted(e, row);
       const forced = this.forcedValues(e, p);
       const errors: FieldErrors = {};
       const data: Rec = {};
@@ -426,6 +427,7 @@ export class Engine {
     const now = new Date().toISOString();
     return this.tx(async (q) => {
       const row = await this.loadForWrite(q, p, e, id, 'delete');
+      this.assertNotDeleted(e, row);
       this.assertState(e, row, e.deletableWhen, 'error.deleteNotAllowed');
       await this.fileParent(q, e, row);
       const visible = (await this.selectById(q, e, id, null))!;
@@ -484,7 +486,8 @@ export class Engine {
       // (PostgreSQL), so the second sees the first and asks whether to overwrite
       if (e.scope.parent && values[e.scope.parent] !== undefined && values[e.scope.parent] !== null) {
         const parent = this.meta.entities[e.fields[e.scope.parent].ref!];
-        await this.selectById(q, parent, Number(values[e.scope.parent]), null, false, true);
+        const parentRow = await this.selectById(q, parent, Number(values[e.scope.parent]), null, false, true);
+        if (parentRow) this.assertParentState(e, parent, parentRow);
       }
       const keys = [...e.file!.overwriteKey, 'fileName'];
       const where = keys.map((k) => `${quote(e.fields[k].column)} = ?`).join(' AND ');
@@ -530,13 +533,29 @@ export class Engine {
     throw conflict(a.illegalTransitionKey, { action: a.name, status, id: Number(row.id) });
   }
 
-  /** The parent row of a file row, when its entity declares file.onUpload: locked, for the state gate. */
+  /**
+   * Files follow their parent's state (metadata file.parentStates) and a soft-deleted parent is
+   * read-only: its files can be neither added, replaced nor deleted. 409.
+   */
+  private assertParentState(e: CompiledEntity, parent: CompiledEntity, row: Rec): void {
+    if (parent.softDelete && row[parent.softDelete] === true) throw conflict('error.recordDeleted', { id: Number(row.id) });
+    for (const [f, codes] of Object.entries(e.file?.parentStates ?? {})) if (!codes.includes(String(row[f]))) throw conflict('error.fileNotAllowed', { status: String(row[f]) });
+  }
+
+  /** The parent row of a file row: locked, for the state gates (file.onUpload, file.parentStates, soft delete). */
   private async fileParent(q: Queryable, e: CompiledEntity, fileRow: Rec): Promise<void> {
-    const ou = e.file?.onUpload;
-    if (!ou || !e.scope.parent) return;
+    if (!e.file || !e.scope.parent) return;
     const parent = this.meta.entities[e.fields[e.scope.parent].ref!];
     const row = await this.selectById(q, parent, Number(fileRow[e.scope.parent]), null, true, true);
-    if (row) this.assertParentTakesFiles(parent, parent.actions[ou.action], row);
+    if (!row) return;
+    this.assertParentState(e, parent, row);
+    const ou = e.file.onUpload;
+    if (ou) this.assertParentTakesFiles(parent, parent.actions[ou.action], row);
+  }
+
+  /** A soft-deleted row is read-only: no edit, no action, no second delete (409 error.recordDeleted). */
+  private assertNotDeleted(e: CompiledEntity, row: Rec): void {
+    if (e.softDelete && row[e.softDelete] === true) throw conflict('error.recordDeleted', { id: Number(row.id) });
   }
 
   /** The stored file behind a visible record of a file entity. */
@@ -700,6 +719,7 @@ export class Engine {
       const rows = unique.map((id) => byId.get(id)!);
       if (perRecord?.errors.size) throw this.recordInputErrors(e, rows, perRecord.errors);
       for (const row of rows) {
+        this.assertNotDeleted(e, row);
         if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw conflict(a.illegalTransitionKey, { action: name, status: String(row[a.statusField]), id: Number(row.id) });
       }
       const expectVersion = single && e.versioned && typeof input.version === 'number' ? input.version : undefined;

@@ -9,8 +9,11 @@ import { PRODUCTION_PARAMS, type ScryptParams } from '../engine/passwords.ts';
 import { RowWriter } from './writer.ts';
 import { seedBase } from './base.ts';
 import { seedBusiness } from './business.ts';
+import { seedClaimPhotos } from './claim-photos.ts';
+import type { FileStore } from '../plugins/file-store.ts';
 
-export interface SeedOptions { hashParams?: ScryptParams; scale?: number; seed?: number; now?: string }
+/** `files`: the portal's file store; with it the claims get their dealers' photos (stored files). */
+export interface SeedOptions { hashParams?: ScryptParams; scale?: number; seed?: number; now?: string; files?: FileStore }
 
 export async function isEmpty(db: Db): Promise<boolean> {
   return !(await db.get(`SELECT 1 AS x FROM account LIMIT 1`));
@@ -21,5 +24,6 @@ export async function seedDatabase(db: Db, meta: CompiledMetadata, opts: SeedOpt
   await seedBase(w, meta, opts.hashParams ?? PRODUCTION_PARAMS);
   await seedBusiness(w, meta, { scale: opts.scale ?? 1, seed: opts.seed ?? 20261122 });
   await w.close();
+  if (opts.files) await seedClaimPhotos(db, meta, opts.files, opts.now ?? new Date().toISOString());
   for (const sql of db.dialect.afterBulkLoad) await db.exec(sql);
 }

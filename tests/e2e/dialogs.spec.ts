@@ -2,11 +2,13 @@
  * Action dialogs declared in metadata, in a real browser against the real server: per-record
  * inputs in a grid (DFS ship, bulk order ship: one quantity per line, pre-filled, checked per
  * row in the browser and by the server, errors naming the lines), read-only record fields
- * (`show`) and one-step confirm-and-print. Both languages.
+ * (`show`) and one-step confirm-and-print; claim attachments (the dealer's photos, the supplier's
+ * appeal evidence). Both languages.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import { expectNotification, loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { confirmDialog, expectNotification, loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 
@@ -170,5 +172,57 @@ for (const locale of LOCALES) {
     const download = page.waitForEvent('download');
     await dialog.getByTestId('action-submit').click();
     expect((await download).suggestedFilename()).toBe(`delivery-cards-${shipped.orderNo}.pdf`);
+  });
+}
+
+const codeOf = (table: string, key: string): string => metadata.codeTables[table].values.find((v) => v.key === key)!.code;
+
+for (const locale of LOCALES) {
+  test(`claim view: the dealer's photos download and preview; the supplier adds and removes appeal evidence (${locale})`, async ({ page, request, context }) => {
+    const tok = await token(request, 'sup01');
+    const waiting = await firstWhere(request, tok, 'claims', { logisticsStatus: codeOf('logisticsConfirmStatus', 'wait'), status: codeOf('claimStatus', 'unaudited') });
+    const settled = await firstWhere(request, tok, 'claims', { logisticsStatus: codeOf('logisticsConfirmStatus', 'confirmed') });
+    await loginIn(page, 'sup01', locale);
+    const view = screenNamed('claimAudit');
+    await openScreen(page, view, locale, `?id=${waiting.id}`);
+    const table = page.getByTestId('related-table-claim-attachments');
+    const dealerRow = table.getByTestId('lean-row').filter({ hasText: t(locale, `code.claimAttachmentSource.${codeOf('claimAttachmentSource', 'dealer')}`) }).first();
+    await expect(dealerRow).toBeVisible();
+    // the dealer's photo: download, and a preview that shows the picture; never deleted by the supplier
+    const download = page.waitForEvent('download');
+    await dealerRow.getByTestId('lean-row-action-download').click();
+    expect((await download).suggestedFilename()).toMatch(/\.(jpg|png)$/);
+    const popup = context.waitForEvent('page');
+    await dealerRow.getByTestId('lean-row-action-preview').click();
+    const preview = await popup;
+    await preview.waitForLoadState();
+    const img = preview.locator('img');
+    await expect(img).toBeVisible();
+    expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(320);
+    await preview.close();
+    await expect(dealerRow.getByTestId('lean-row-action-delete')).toHaveCount(0);
+
+    // evidence: a PDF is refused, a PNG is added as the supplier's, and can be removed again
+    const upload = page.getByTestId('btn-upload-claim-attachments');
+    const chooser = page.waitForEvent('filechooser');
+    await upload.click();
+    await (await chooser).setFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') });
+    await expectNotification(page, t(locale, 'error.fileType'));
+    const name = `appeal-${locale}.png`;
+    const chooser2 = page.waitForEvent('filechooser');
+    await upload.click();
+    await (await chooser2).setFiles({ name, mimeType: 'image/png', buffer: readFileSync('server/seed/assets/label-detail.png') });
+    await expectNotification(page, t(locale, 'message.uploadSuccess'));
+    const mine = table.getByTestId('lean-row').filter({ hasText: name });
+    await expect(mine).toContainText(t(locale, `code.claimAttachmentSource.${codeOf('claimAttachmentSource', 'supplier')}`));
+    await mine.getByTestId('lean-row-action-delete').click();
+    await confirmDialog(page);
+    await expectNotification(page, t(locale, 'message.deleteSuccess'));
+    await expect(mine).toHaveCount(0);
+
+    // once the logistics finding is settled the evidence is frozen: no upload button
+    await openScreen(page, view, locale, `?id=${settled.id}`);
+    await expect(page.getByTestId('related-table-claim-attachments')).toBeVisible();
+    await expect(page.getByTestId('btn-upload-claim-attachments')).toHaveCount(0);
   });
 }

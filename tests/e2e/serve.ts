@@ -24,5 +24,5 @@ const app = await buildApp({
   writesPerMinute: 100_000,
   accountAttemptsPerMinute: 10_000,
 });
-await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS });
+await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS, files: app.fileStore });
 await app.listen({ port: Number(process.env.E2E_PORT ?? 3310), host: '127.0.0.1' });

@@ -80,7 +80,7 @@ export function EditScreen({ screen }: { screen: CompiledScreen }): ReactElement
       </Paper>
       {screen.related.map((rel) =>
         record ? (
-          <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={record.id} />
+          <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={record.id} parent={record} />
         ) : (
           <Typography key={rel.resource} variant="caption" color="text.secondary" sx={{ display: 'block', mt: 2 }}>
             {translate('ui.saveFirst')}

@@ -13,12 +13,12 @@ import { Box, Tab, Tabs, Typography } from '@mui/material';
 import { ListBase, Pagination, useListContext, useNavigate, useStore, useTranslate, type RaRecord } from 'react-admin';
 import { useTheme } from '@mui/material/styles';
 import type { CompiledEntity, CompiledScreen } from '../../../../codegen/runtime/model.ts';
-import { mayAction, mayButton, mayResource } from '../access.ts';
+import { mayAction, mayButton, mayResource, parentTakesFiles } from '../access.ts';
 import { useActionRunner } from '../actions/useActionRunner.tsx';
 import { useLeanColumns } from '../columns.ts';
 import { useFileOps } from '../files/useFileOps.tsx';
 import { RecordFormDialog } from '../form/RecordFormDialog.tsx';
-import { actionsForButtons, fileRelation, metadata, screenByName, screenEntity } from '../meta.ts';
+import { actionsForButtons, entityOfResource, fileRelation, metadata, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
 import { LeanTable, type LeanRecord, type RowAction } from '../table/LeanTable.tsx';
@@ -155,6 +155,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
         onEdit={onEdit}
         onAction={runner.start}
         uploadInput={showUpload ? (r) => files.input({ [relation!.target]: r.id }) : undefined}
+        uploadAllowed={(r) => parentTakesFiles(entityOfResource(relation?.resource), r)}
         exportParams={() => ({ filter: { ...applied, ...permanent }, sort })}
         onDeleted={() => onUnselectItems()}
       />
@@ -183,7 +184,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
       {screen.related.length > 0 &&
         enabled &&
         (current ? (
-          screen.related.map((rel) => <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={current.id} />)
+          screen.related.map((rel) => <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={current.id} parent={current} />)
         ) : (
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
             {translate('ui.selectRowForDetails')}

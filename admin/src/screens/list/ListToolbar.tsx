@@ -21,6 +21,8 @@ export interface ListToolbarProps {
   onAction: (a: CompiledAction, records: readonly RaRecord[]) => void;
   /** the file input uploading to the chosen row's file child (screen with a file relation) */
   uploadInput?: (r: RaRecord) => ReactElement;
+  /** whether the chosen row takes files in its state (access.ts parentTakesFiles) */
+  uploadAllowed?: (r: RaRecord) => boolean;
   exportParams: () => { filter: Record<string, unknown>; sort: { field: string; order: string } };
   onDeleted: () => void;
 }
@@ -91,7 +93,7 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
       {showDelete && btn('delete', translate('button.delete'), () => setConfirmDelete(true), canDelete)}
       {actionButtons}
       {showUpload && (
-        <Button size="small" variant="outlined" component="label" disabled={!one || busy} data-testid="btn-upload">
+        <Button size="small" variant="outlined" component="label" disabled={!one || busy || (p.uploadAllowed && !p.uploadAllowed(one))} data-testid="btn-upload">
           {translate('button.upload')}
           {one && p.uploadInput!(one)}
         </Button>
