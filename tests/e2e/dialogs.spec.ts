@@ -226,3 +226,48 @@ for (const locale of LOCALES) {
     await expect(page.getByTestId('btn-upload-claim-attachments')).toHaveCount(0);
   });
 }
+
+for (const locale of LOCALES) {
+  test(`a discarded notice opens read-only: no save, no actions, no attachment changes (${locale})`, async ({ page, request }) => {
+    const tok = await token(request, 'supadmin');
+    const auth = { authorization: `Bearer ${tok}` };
+    const n = await (await request.post('/api/notices', { headers: auth, data: { title: `discarded ${locale} ${Date.now()}`, content: 'x' } })).json();
+    expect((await request.delete(`/api/notices/${n.id}`, { headers: auth })).status()).toBe(200);
+    await loginIn(page, 'supadmin', locale);
+    await openScreen(page, screenNamed('noticeEdit'), locale, `?id=${n.id}`);
+    await expect(page.getByTestId('record-deleted')).toHaveText(t(locale, 'error.recordDeleted'));
+    await expect(page.getByTestId('input-title').locator('input')).toHaveValue(n.title);
+    for (const b of ['save', 'activate', 'repeal']) await expect(screen.button(page, b)).toHaveCount(0);
+    await expect(page.getByTestId('btn-upload-notice-attachments')).toHaveCount(0);
+    await expect(screen.button(page, 'back')).toBeVisible();
+  });
+
+  test(`reject rejection asks for the objection and keeps it (${locale})`, async ({ page, request }) => {
+    const tok = await token(request, 'sup01');
+    const rejected = await firstWhere(request, tok, 'settlements', { approvalStatus: codeOf('settlementApprovalStatus', 'rejected') });
+    await loginIn(page, 'sup01', locale);
+    await openScreen(page, screenNamed('initiatedList'), locale);
+    const row = screen.row(page, String(rejected.id));
+    await row.getByTestId('lean-row-action-rejectRejection').click();
+    const dialog = screen.dialog(page, 'rejectRejection');
+    await dialog.getByTestId('action-submit').click();
+    await expect(dialog.getByTestId('input-objection')).toContainText(t(locale, 'validation.required'));
+    await dialog.getByTestId('input-objection').locator('textarea').first().fill(`objection ${locale}`);
+    await dialog.getByTestId('action-submit').click();
+    await expectNotification(page, t(locale, 'message.submitSuccess'));
+    expect(await getRecord(request, tok, 'settlements', String(rejected.id))).toMatchObject({ approvalStatus: codeOf('settlementApprovalStatus', 'pending'), objection: `objection ${locale}` });
+  });
+}
+
+test('a confirmed hazardous-chemicals receipt offers no document upload (its document is frozen)', async ({ page, request }) => {
+  const tok = await token(request, 'sup01');
+  const confirmed = await firstWhere(request, tok, 'hazard-receipts', { status: codeOf('hazardReceiptStatus', 'confirmed') });
+  const pending = await firstWhere(request, tok, 'hazard-receipts', { status: codeOf('hazardReceiptStatus', 'pending') });
+  await loginIn(page, 'sup01', 'zh-CN');
+  await openScreen(page, screenNamed('recConfirm'), 'zh-CN');
+  await screen.row(page, String(confirmed.id)).getByRole('checkbox').check();
+  await expect(screen.button(page, 'upload')).toBeDisabled();
+  await screen.row(page, String(confirmed.id)).getByRole('checkbox').uncheck();
+  await screen.row(page, String(pending.id)).getByRole('checkbox').check();
+  await expect(screen.button(page, 'upload')).toBeEnabled();
+});

@@ -89,9 +89,12 @@ export function decide(params: AccessParams, user: PortalUser | null): boolean {
   if (e.claimWarehouseOnly && !user.isClaimWarehouse && user.roleId !== 'admin') return false;
   const { action, record } = params;
   const act = findAction(e, action);
-  if (act) return actionAllowed(act, user, record);
+  // a soft-deleted record is read-only: no action, edit or delete (the server answers error.recordDeleted)
+  const deleted = !!(e.softDelete && record && record[e.softDelete] === true);
+  if (act) return !deleted && actionAllowed(act, user, record);
   const op = RA_ACTIONS[action] ?? metadata.access.buttons[action]?.operation;
   if (!op) return user.roleId === 'admin';
+  if (deleted && op !== 'read' && op !== 'export') return false;
   return operationAllowed(e, op, user, record);
 }
 
