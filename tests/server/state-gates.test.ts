@@ -37,7 +37,7 @@ describe('a discarded notice is read-only', () => {
     expect(current.statusCode).toBe(200);
     expect(current.json().deleted).toBe(true);
     const attempts = [
-      await call('PUT', `/api/notices/${n.id}`, admin, { ...current.json(), content: '改了' }),
+      await call('PUT', `/api/notices/${n.id}`, admin, { ...(current.json() as Record<string, unknown>), content: '改了' }),
       await call('POST', `/api/notices/${n.id}/actions/activate`, admin, {}),
       await call('POST', '/api/notices/actions/activate', admin, { ids: [n.id] }),
       await call('DELETE', `/api/notices/${n.id}`, admin),
