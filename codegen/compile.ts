@@ -11,6 +11,7 @@ import { MetadataError, ptr, type MetadataSources, type SourceFile } from './loa
 import { checkFileSize, checkInputWithinField, checkNumericRange } from './numeric-ranges.ts';
 import { compileActionDialogs } from './action-dialogs.ts';
 import { compileFileParentStates } from './file-parent.ts';
+import { compileView } from './view-entities.ts';
 import {
   LOCALES,
   OPERATIONS,
@@ -532,7 +533,11 @@ export function compileMetadata(src: MetadataSources): CompileResult {
     };
     compileActionDialogs(file, e, entities[name], err);
   }
-  for (const ent of Object.values(entities)) compileFileParentStates(rawEntities.get(ent.name)!.f.file, rawEntities.get(ent.name)!.e, ent, entities, err, codeOf);
+  for (const ent of Object.values(entities)) {
+    const { f, e } = rawEntities.get(ent.name)!;
+    compileFileParentStates(f.file, e, ent, entities, err, codeOf);
+    compileView(f.file, e as Parameters<typeof compileView>[1], ent, entities, err);
+  }
   // an upload's parent action must exist on the parent, and the fields it sets too
   for (const ent of Object.values(entities)) {
     const ou = ent.file?.onUpload;

@@ -113,6 +113,11 @@ export interface CompiledEntity {
   editableWhen: Record<string, string[]>;
   deletableWhen: Record<string, string[]>;
   actions: Record<string, CompiledAction>;
+  /**
+   * A read-only entity computed from another (a database view): one row per group of `from`'s rows
+   * by `groupBy` (fields of both), with aggregates (field -> COUNT(*) or SUM of a source field).
+   */
+  view?: { from: string; groupBy: string[]; aggregates: Record<string, { fn: 'count' | 'sum'; field?: string }> };
 }
 
 export interface CompiledCodeValue { code: string; key: string; label: Bilingual }

@@ -106,6 +106,7 @@ export async function migrate(db: Db, tables: TableDef[], migrations: Migration[
     const known = (await tx.all<{ table_name: string }>(`SELECT DISTINCT table_name FROM _schema_columns`)).map((r) => r.table_name);
     for (const t of known) if (!wanted.has(t) && (await exists(t))) problems.push(`table "${t}" holds data but no entity describes it any more (migration op "dropTable")`);
     for (const t of tables) {
+      if (t.view) continue;
       if (!(await exists(t.name))) {
         await tx.run(d.createTable(t));
         await recordColumns(tx, t, t.columns);
@@ -141,6 +142,14 @@ export async function migrate(db: Db, tables: TableDef[], migrations: Migration[
       }
     }
     if (problems.length) throw new MigrationRefused(problems);
+    // views (metadata "view") last, over the tables they read; made anew every time, so a changed
+    // definition takes effect (a view holds no data)
+    for (const t of tables.filter((x) => x.view)) {
+      const had = !!(await tx.get(d.viewExistsQuery(t.name).sql, d.viewExistsQuery(t.name).params));
+      await tx.run(`DROP VIEW IF EXISTS ${q(t.name)}`);
+      await tx.run(`CREATE VIEW ${q(t.name)} AS ${t.view}`);
+      if (!had) report.created.push(t.name);
+    }
   });
   return report;
 }

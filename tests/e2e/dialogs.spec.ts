@@ -271,3 +271,39 @@ test('a confirmed hazardous-chemicals receipt offers no document upload (its doc
   await screen.row(page, String(pending.id)).getByRole('checkbox').check();
   await expect(screen.button(page, 'upload')).toBeEnabled();
 });
+
+for (const locale of LOCALES) {
+  test(`report forms and task details: a settlement's detail view lists its lines; the report totals per supplier, period and status and exports (${locale})`, async ({ page, request }) => {
+    const tok = await token(request, 'sup01');
+    await loginIn(page, 'sup01', locale);
+    // task details: from the initiated settlements into one order's detail view
+    const list = screenNamed('initiatedList');
+    await openScreen(page, list, locale);
+    const first = screen.rows(page).first();
+    const sid = (await first.getAttribute('data-id'))!;
+    await first.locator('[data-role="open"]').click();
+    const detail = screenNamed('settlementDetail');
+    await expect(page).toHaveURL(new RegExp(`/initiated/detail\\?id=${sid}$`));
+    await expect(screen.title(page)).toHaveText(t(locale, detail.titleKey));
+    const s = await getRecord(request, tok, 'settlements', sid);
+    await expect(page.getByTestId('detail-settlementNo')).toContainText(String(s.settlementNo));
+    const lines = page.getByTestId('related-table-settlement-lines');
+    await expect(page.getByTestId('related-settlement-lines')).toContainText(t(locale, 'tab.consultingReport.taskDetails'));
+    await expect(lines.getByTestId('lean-row')).toHaveCount(Number(s.lineCount));
+    // the report
+    const rep = screenNamed('consultingReport');
+    await openScreen(page, rep, locale);
+    for (const c of rep.columns) await expect(screen.header(page, c.field)).toHaveText(t(locale, c.labelKey));
+    const row = screen.rows(page).first();
+    const rid = (await row.getAttribute('data-id'))!;
+    const r = await getRecord(request, tok, 'settlement-reports', rid);
+    await expect(row).toContainText(String(r.period));
+    await expect(row).toContainText(t(locale, `code.settlementLineStatus.${r.status}`));
+    await screen.filter(page, 'period').fill(String(r.period));
+    await screen.button(page, 'search').click();
+    await expect(screen.rows(page).first()).toContainText(String(r.period));
+    const download = page.waitForEvent('download');
+    await screen.button(page, 'export').click();
+    expect((await download).suggestedFilename()).toMatch(new RegExp(`^${t(locale, rep.titleKey)}-\\d{8}-\\d{6}\\.xlsx$`));
+  });
+}
