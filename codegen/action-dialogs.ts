@@ -1,15 +1,16 @@
 /**
  * What an action's dialog declares beyond its inputs, checked and compiled: `perRecord` (inputs a
  * bulk call gives per record, edited in a grid, each pre-filled from a record field), `show`
- * (record fields shown read-only) and the entity's `identifyBy` (the fields that name one record
- * in messages about several). Kept apart from compile.ts, which calls it once per entity.
+ * (record fields shown read-only), `supplierFields` (which of the suppliers a row names may run
+ * it) and the entity's `identifyBy` (the fields that name one record in messages about several).
+ * Kept apart from compile.ts, which calls it once per entity.
  */
 import { ptr } from './load.ts';
 import type { CompiledEntity, CompiledField } from './runtime/model.ts';
 
 interface RawDialogParts {
   identifyBy?: string[];
-  actions?: Record<string, { bulk?: boolean; collection?: boolean; perRecord?: Record<string, { default?: string }>; show?: string[] }>;
+  actions?: Record<string, { bulk?: boolean; collection?: boolean; perRecord?: Record<string, { default?: string }>; show?: string[]; supplierFields?: string[] }>;
 }
 
 type Err = (file: string, pointer: string, detail: string) => void;
@@ -40,6 +41,12 @@ export function compileActionDialogs(file: string, raw: RawDialogParts, e: Compi
   for (const [an, ra] of Object.entries(raw.actions ?? {})) {
     const a = e.actions[an];
     if (!a) continue;
+    if (ra.supplierFields) {
+      ra.supplierFields.forEach((n, i) => {
+        if (!e.scope.supplierFields.includes(n)) err(file, ptr('actions', an, 'supplierFields', i), `"${n}" is not one of the entity's supplier scope fields (${e.scope.supplierFields.join(', ') || 'none'})`);
+      });
+      a.supplierFields = [...ra.supplierFields];
+    }
     if (ra.show) {
       ra.show.forEach((n, i) => visibleField(n, ptr('actions', an, 'show', i), `action "${an}" show`));
       a.show = [...ra.show];

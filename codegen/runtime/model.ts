@@ -84,6 +84,8 @@ export interface CompiledAction {
   perRecord?: { fields: string[]; defaults: Record<string, string> };
   /** record fields the dialog shows read-only */
   show?: string[];
+  /** the supplier fields that name who may run it (a subset of scope.supplierFields; default all) */
+  supplierFields?: string[];
 }
 
 export interface CompiledEntity {

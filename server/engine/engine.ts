@@ -710,10 +710,13 @@ export class Engine {
       // every record is locked before any is checked, in id order (two bulk actions over the
       // same records never wait for each other in a circle); the checks then see committed rows
       const unique = [...new Set(targetIds)];
+      // action.supplierFields: of the suppliers a row names, only these may run it (who ships a line)
+      const actorScope = a.supplierFields ? scopeOf(this.meta, this.d, e, p, grant, 'a', 0, a.supplierFields) : null;
       const byId = new Map<number, Rec>();
       for (const id of [...unique].sort((x, y) => x - y)) {
         const row = await this.selectById(q, e, id, this.and(readScope, actionScope), true, true);
         if (!row) throw notFound();
+        if (actorScope && !(await this.selectById(q, e, id, this.and(actorScope)))) throw forbidden('error.notActingSupplier', { items: this.labelOf(e, row) });
         byId.set(id, row);
       }
       const rows = unique.map((id) => byId.get(id)!);

@@ -6,23 +6,13 @@
  * appeal evidence). Both languages.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import { confirmDialog, expectNotification, loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { codeOf, firstWhere, getRecord, token } from './pages/api.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 
-/** A bearer token for the API (to read what the browser did). */
-async function token(request: APIRequestContext, user: string): Promise<string> {
-  const r = await request.post('/connect/token', { form: { grant_type: 'password', username: user, password: 'demo2026A', warehouse: 'PDC01' } });
-  expect(r.status()).toBe(200);
-  return (await r.json()).access_token as string;
-}
-async function getRecord(request: APIRequestContext, tok: string, resource: string, id: string): Promise<Record<string, unknown>> {
-  const r = await request.get(`/api/${resource}/${id}`, { headers: { authorization: `Bearer ${tok}` } });
-  expect(r.status()).toBe(200);
-  return r.json();
-}
 
 /** Ticks the first `n` rows that offer `action`; answers their ids. */
 async function chooseRows(page: Page, action: string, n: number): Promise<string[]> {
@@ -106,14 +96,6 @@ for (const locale of LOCALES) {
   });
 }
 
-/** Reads the first row of `resource` matching `filter` through the API. */
-async function firstWhere(request: APIRequestContext, tok: string, resource: string, filter: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const r = await request.get(`/api/${resource}?filter=${encodeURIComponent(JSON.stringify(filter))}&range=${encodeURIComponent('[0,0]')}`, { headers: { authorization: `Bearer ${tok}` } });
-  expect(r.status()).toBe(200);
-  const rows = (await r.json()) as Record<string, unknown>[];
-  expect(rows.length).toBe(1);
-  return rows[0];
-}
 const statusCode = (key: string): string => metadata.codeTables.purchaseOrderStatus.values.find((v) => v.key === key)!.code;
 
 for (const locale of LOCALES) {
@@ -175,7 +157,6 @@ for (const locale of LOCALES) {
   });
 }
 
-const codeOf = (table: string, key: string): string => metadata.codeTables[table].values.find((v) => v.key === key)!.code;
 
 for (const locale of LOCALES) {
   test(`claim view: the dealer's photos download and preview; the supplier adds and removes appeal evidence (${locale})`, async ({ page, request, context }) => {
@@ -265,6 +246,7 @@ test('a confirmed hazardous-chemicals receipt offers no document upload (its doc
   const pending = await firstWhere(request, tok, 'hazard-receipts', { status: codeOf('hazardReceiptStatus', 'pending') });
   await loginIn(page, 'sup01', 'zh-CN');
   await openScreen(page, screenNamed('recConfirm'), 'zh-CN');
+  await page.getByTestId('tab-all').click();
   await screen.row(page, String(confirmed.id)).getByRole('checkbox').check();
   await expect(screen.button(page, 'upload')).toBeDisabled();
   await screen.row(page, String(confirmed.id)).getByRole('checkbox').uncheck();

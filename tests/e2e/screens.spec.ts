@@ -270,7 +270,10 @@ test('hazardous chemicals: uploading the signed receipt makes it confirmable; th
   // an action without inputs only asks "are you sure?"
   await confirmDialog(page);
   await expectNotification(page, t(locale, 'message.confirmSuccess'));
-  await expect(row).toContainText(t(locale, 'code.hazardReceiptStatus.2'));
+  // confirmed, it leaves the pending receipts for the confirmed ones
+  await expect(row).toHaveCount(0);
+  await page.getByTestId('tab-confirmed').click();
+  await expect(screen.row(page, id)).toContainText(t(locale, 'code.hazardReceiptStatus.2'));
 });
 
 test('consulting fee items: staff downloads the import template and imports a workbook; a bad row is named', async ({ page }) => {
