@@ -31,6 +31,11 @@ describe('action dialog declarations', () => {
     await expectError('entities/dfs-order.json', '/actions/ship/perRecord/shipQty/default', /field "dealerName" \(string\) cannot pre-fill input "shipQty" \(integer\)/);
   });
 
+  it('supplierFields must be supplier scope fields of the entity', async () => {
+    edit('entities/order.json', (j) => (j.actions.ship.supplierFields = ['warehouseCode']));
+    await expectError('entities/order.json', '/actions/ship/supplierFields/0', /not one of the entity's supplier scope fields/);
+  });
+
   it('show and identifyBy name unknown or private fields', async () => {
     edit('entities/dfs-order.json', (j) => (j.actions.ship.show = ['dealerOrderNo', 'orderQuantity']));
     await expectError('entities/dfs-order.json', '/actions/ship/show/1', /unknown field "orderQuantity"/);
