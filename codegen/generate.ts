@@ -5,7 +5,7 @@
  */
 import { compile as jsonSchemaToTs } from 'json-schema-to-typescript';
 import { allSchemas, type JsonSchema } from './runtime/field-schema.ts';
-import { postgres, schemaSql, sqlite, tableDefs } from './runtime/dialect.ts';
+import { postgres, schemaSql, sqlite, tableDefs, type TableDef } from './runtime/dialect.ts';
 import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
 
 export const SERVER_OUT = 'server/generated';
@@ -17,15 +17,16 @@ const json = (value: unknown): string => JSON.stringify({ $comment: BANNER_TEXT,
 
 const pascal = (s: string): string => s.replace(/(^|[-_\s])([a-z])/g, (_m, _p, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase());
 
-/** Removes what a client must never see: private fields. */
-function publicModel(meta: CompiledMetadata): CompiledMetadata {
+/** Removes what a client must never see or need: private fields, the e-mail templates. */
+function publicModel(meta: CompiledMetadata): Omit<CompiledMetadata, 'mail'> {
   const entities = Object.fromEntries(
     Object.entries(meta.entities).map(([n, e]) => {
       const fields = Object.fromEntries(Object.entries(e.fields).filter(([, f]) => !f.private));
       return [n, { ...e, fields, fieldOrder: e.fieldOrder.filter((f) => fields[f]) }];
     }),
   );
-  return { ...meta, entities };
+  const { mail: _mail, ...rest } = meta;
+  return { ...rest, entities };
 }
 
 /** json-schema-to-typescript output by input: unchanged entities are not converted again in watch mode. */
@@ -90,11 +91,44 @@ function handlersModule(meta: CompiledMetadata): string {
   return lines.join('\n');
 }
 
-export async function generate(meta: CompiledMetadata, catalogues: Catalogues, migrations: unknown[] = []): Promise<Map<string, string>> {
+const HOOK_TYPES = { validate: 'ValidateHook', beforeWrite: 'BeforeWriteHook', afterWrite: 'AfterWriteHook' } as const;
+
+function hooksModule(meta: CompiledMetadata, catalogues: Catalogues): string {
+  // the keys a hook may report: a typo is a compile error, and both languages have every one
+  const keys = Object.keys(catalogues['en-US']).filter((k) => k.startsWith('validation.') || k.startsWith('error.')).sort();
+  const lines: string[] = [
+    tsBanner,
+    '// Every lifecycle hook an entity declares in metadata ("hooks") needs an implementation in',
+    '// server/hooks/; the compiler reports a missing one because server/hooks/index.ts must satisfy',
+    '// EntityHooks (server/engine/hook-types.ts says when the engine calls each).',
+    "import type { AfterWriteHook, BeforeWriteHook, ValidateHook } from '../engine/hook-types.ts';",
+    "import type * as T from './types.ts';",
+    '',
+    '/** The i18n keys a hook may report (validation.* and error.*); each is in both languages. */',
+    `export type MessageKey =\n${keys.map((k) => `  | ${JSON.stringify(k)}`).join('\n')};`,
+    '',
+    'export interface EntityHooks {',
+  ];
+  const names: Record<string, string[]> = {};
+  for (const e of Object.values(meta.entities).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!e.hooks.length) continue;
+    names[e.name] = e.hooks;
+    const rec = `T.${pascal(e.name)}`;
+    lines.push(`  ${e.name}: {`);
+    for (const h of e.hooks) lines.push(`    ${h}: ${HOOK_TYPES[h]}<${rec}${h === 'validate' ? ', MessageKey' : ''}>;`);
+    lines.push('  };');
+  }
+  lines.push('}', '', `export const HOOK_NAMES = ${JSON.stringify(names, null, 2)} as const;`, '');
+  return lines.join('\n');
+}
+
+/** `entityFiles`: entity -> the metadata file that declares it (named by the migration's messages). */
+export async function generate(meta: CompiledMetadata, catalogues: Catalogues, migrations: unknown[] = [], entityFiles: Record<string, string> = {}): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const schemas = allSchemas(meta);
   const pub = publicModel(meta);
-  const tables = { sqlite: tableDefs(meta, sqlite), postgres: tableDefs(meta, postgres) };
+  const withSource = (defs: TableDef[]) => defs.map((t) => (t.entity && entityFiles[t.entity] ? { ...t, source: entityFiles[t.entity] } : t));
+  const tables = { sqlite: withSource(tableDefs(meta, sqlite)), postgres: withSource(tableDefs(meta, postgres)) };
 
   // server
   files.set(`${SERVER_OUT}/metadata.json`, json(meta));
@@ -106,6 +140,7 @@ export async function generate(meta: CompiledMetadata, catalogues: Catalogues, m
   files.set(`${SERVER_OUT}/schema.postgres.sql`, `-- ${BANNER_TEXT}\n-- PostgreSQL DDL of every entity (the server creates and migrates tables from tables.json).\n\n${schemaSql(meta, postgres)}`);
   files.set(`${SERVER_OUT}/types.ts`, await typesModule(meta, schemas));
   files.set(`${SERVER_OUT}/handlers.ts`, handlersModule(meta));
+  files.set(`${SERVER_OUT}/hooks.ts`, hooksModule(meta, catalogues));
   files.set(
     `${SERVER_OUT}/index.ts`,
     `${tsBanner}import type { CompiledMetadata, Catalogues } from '../../codegen/runtime/model.ts';

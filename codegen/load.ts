@@ -2,8 +2,10 @@
  * Reads every metadata file into memory, remembering where each came from so that a check can
  * name the file and the JSON pointer. Reading is sorted so every run sees the same order.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { jsonSyntaxError } from './json-syntax.ts';
 
 export interface SourceFile<T = unknown> {
   /** path relative to the project root, with forward slashes (used in error messages) */
@@ -17,6 +19,8 @@ export interface MetadataSources {
   root: string;
   app: SourceFile;
   access: SourceFile;
+  /** the notification e-mail templates (mail.json) */
+  mail: SourceFile;
   codes: SourceFile[];
   rules: SourceFile[];
   entities: SourceFile[];
@@ -24,15 +28,23 @@ export interface MetadataSources {
   /** locale -> files of that catalogue */
   i18n: Record<string, SourceFile[]>;
   migrations: SourceFile[];
+  /** metadata/interfaces.json: the outbox of the external exchange (optional) */
+  interfaces: SourceFile | null;
 }
 
+/**
+ * One problem of the metadata: the file, the JSON pointer of the part at fault and what was
+ * expected (`file#pointer: detail`). A file that is not JSON at all has no pointer: its error names
+ * the line and column instead (`file:line:column: detail`, the form editors and terminals link).
+ */
 export class MetadataError extends Error {
   constructor(
     readonly file: string,
     readonly pointer: string,
     readonly detail: string,
+    readonly position?: { line: number; column: number },
   ) {
-    super(`${file}#${pointer}: ${detail}`);
+    super(position ? `${file}:${position.line}:${position.column}: ${detail}` : `${file}#${pointer}: ${detail}`);
   }
 }
 
@@ -46,7 +58,8 @@ function readJson(projectRoot: string, path: string, errors: MetadataError[]): S
   try {
     return { file, data: JSON.parse(text), text };
   } catch (e) {
-    errors.push(new MetadataError(file, '', `not valid JSON: ${(e as Error).message}`));
+    const at = jsonSyntaxError(text);
+    errors.push(at ? new MetadataError(file, '', `not valid JSON: ${at.message}`, at) : new MetadataError(file, '', `not valid JSON: ${(e as Error).message}`));
     return null;
   }
 }
@@ -73,6 +86,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
   };
   const app = need('app.json');
   const access = need('access.json');
+  const mail = need('mail.json');
   const i18n: Record<string, SourceFile[]> = {};
   const i18nDir = join(metadataDir, 'i18n');
   if (existsSync(i18nDir)) {
@@ -84,12 +98,28 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
     root: metadataDir,
     app: app as SourceFile,
     access: access as SourceFile,
+    mail: mail as SourceFile,
     codes: readDir(projectRoot, join(metadataDir, 'codes'), errors),
     rules: readDir(projectRoot, join(metadataDir, 'rules'), errors),
     entities: readDir(projectRoot, join(metadataDir, 'entities'), errors),
     screens: readDir(projectRoot, join(metadataDir, 'screens'), errors),
     i18n,
     migrations: readDir(projectRoot, join(metadataDir, 'migrations'), errors),
+    interfaces: existsSync(join(metadataDir, 'interfaces.json')) ? readJson(projectRoot, join(metadataDir, 'interfaces.json'), errors) : null,
   };
-  return { sources: app && access ? sources : null, errors };
+  return { sources: app && access && mail ? sources : null, errors };
+}
+
+/**
+ * The hash of every metadata file (names and texts): the compiled model carries it, and the
+ * server compares it with metadata/ at start to tell generated files that are out of date.
+ */
+export function sourcesHash(src: MetadataSources): string {
+  const hash = createHash('sha256');
+  for (const f of [src.app, src.access, src.mail, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations, ...(src.interfaces ? [src.interfaces] : [])]) {
+    hash.update(f.file);
+    hash.update('\0');
+    hash.update(f.text);
+  }
+  return hash.digest('hex').slice(0, 16);
 }

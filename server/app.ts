@@ -6,6 +6,7 @@
  * counters, number series and files live in the database (or the directory beside SQLite).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { dirname, join, resolve } from 'node:path';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import { metadata, schemas, tables, migrations } from './generated/index.ts';
@@ -14,6 +15,8 @@ import type { Db } from './db/types.ts';
 import { migrate, type MigrateReport } from './db/migrate.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
 import { handlers as businessHandlers } from './handlers/index.ts';
+import { hooks as lifecycleHooks } from './hooks/index.ts';
+import type { HookTable } from './engine/hooks.ts';
 import type { ScryptParams } from './engine/passwords.ts';
 import type { Profile } from '../codegen/runtime/model.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -25,6 +28,17 @@ import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
 import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
+import mailPlugin, { type MailOptions } from './mail/plugin.ts';
+import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
+import { OutboxDispatcher, type DispatcherOptions } from './outbox/dispatcher.ts';
+
+/** The outbox dispatcher's settings (JSON, so a forked test server can take them too). */
+export type OutboxAppOptions = Omit<DispatcherOptions, 'clock' | 'random' | 'log'> & {
+  /** run the dispatch loop in this process (npm start: unless PORTAL_OUTBOX=off; tests: off unless set) */
+  enabled?: boolean;
+  /** pause between two passes when nothing was due (default 2000 ms) */
+  intervalMs?: number;
+};
 
 export interface AppOptions {
   /** an open database (the app takes it over and closes it), or where to open one */
@@ -53,6 +67,21 @@ export interface AppOptions {
   exportMaxRows?: number;
   /** profiles that must use two-step verification (default: metadata app.mfa.requiredFor) */
   mfaRequiredFor?: Profile[];
+  /** e-mail: SMTP or .eml files, the sender loop (off unless asked: npm start turns it on) */
+  mail?: MailOptions;
+  /** the portal's address in mails (PORTAL_PUBLIC_URL; default http://127.0.0.1:3000) */
+  publicUrl?: string;
+  /** limits of the self-service password reset */
+  passwordReset?: PasswordResetOptions;
+  /** the outbox of the external exchange (server/outbox/): where its interfaces' endpoints are, and whether this process sends */
+  outbox?: OutboxAppOptions;
+}
+
+/** Where .eml files go without SMTP: PORTAL_MAIL_DIR, else `mail/` beside the SQLite file, else `data/mail`. */
+export function mailDirOf(opts: Pick<AppOptions, 'mail' | 'dbFile' | 'databaseUrl'>): string {
+  if (opts.mail?.dir) return resolve(opts.mail.dir);
+  if (opts.dbFile && !opts.databaseUrl) return join(dirname(resolve(opts.dbFile)), 'mail');
+  return resolve('data', 'mail');
 }
 
 declare module 'fastify' {
@@ -61,6 +90,8 @@ declare module 'fastify' {
     engine: Engine;
     /** what the start-up migration did (empty when this process did not migrate) */
     migration: MigrateReport | null;
+    /** the outbox dispatcher of this process (null when metadata declares no interfaces); tests call runOnce() */
+    outbox: OutboxDispatcher | null;
   }
 }
 
@@ -89,6 +120,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('db', db);
   app.decorate('migration', migration);
+  // every step of the migration, one line each (an empty list when nothing changed)
+  for (const line of migration?.steps ?? []) app.log.info({ event: 'migration' }, line);
   app.addHook('onClose', async () => db.close());
 
   // form-encoded bodies (the token call) without another dependency
@@ -132,9 +165,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  const engine = new Engine(db, metadata, schemas, businessHandlers as unknown as HandlerTable);
+  // mail before the routes that queue it (they wake the sender)
+  await app.register(mailPlugin, { ...opts.mail, db, dir: mailDirOf(opts), publicUrl: opts.publicUrl ?? 'http://127.0.0.1:3000' });
+
+  const engine = new Engine(db, metadata, schemas, businessHandlers as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
   app.decorate('engine', engine);
+  const outbox = metadata.outbox ? new OutboxDispatcher(db, metadata, { ...opts.outbox, log: app.log }) : null;
+  app.decorate('outbox', outbox);
+  if (outbox && opts.outbox?.enabled) {
+    // every process sends (several at once are safe: claims are leased); it stops before the database closes
+    app.addHook('onReady', async () => outbox.start(opts.outbox?.intervalMs ?? 2000));
+    app.addHook('preClose', async () => outbox.stop());
+  }
   await app.register(connectRoutes, { db, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}), ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}) });
+  await app.register(passwordResetRoutes, { db, ...opts.passwordReset, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) });
   await app.register(metaRoutes);
   await app.register(resourceRoutes, { engine });
   await app.register(fileRoutes, { engine });

@@ -4,6 +4,8 @@
  * ("released"); the compiled model speaks in stored *codes* ("0") so nobody converts twice.
  */
 
+import type { CompiledMail } from './mail.ts';
+
 export type Locale = 'zh-CN' | 'en-US';
 export const LOCALES: readonly Locale[] = ['zh-CN', 'en-US'];
 export type Bilingual = Record<Locale, string>;
@@ -45,6 +47,12 @@ export interface CompiledField {
   system: boolean;
   autoNumber?: { prefix: string; digits: number };
   sessionDefault?: 'userId' | 'userName' | 'supplierCode' | 'supplierName' | 'warehouseCode' | 'now';
+  /**
+   * The value must be `field` of a record of `entity` that the caller can read and whose fields
+   * scopedBy[theirs] equal this record's scopedBy keys (server check, 400 field error messageKey);
+   * forms offer the values as an autocomplete.
+   */
+  lookup?: { entity: string; field: string; scopedBy: Record<string, string>; messageKey: string };
 }
 
 /** Row condition of a grant: field -> allowed stored values */
@@ -88,6 +96,10 @@ export interface CompiledAction {
   supplierFields?: string[];
 }
 
+/** Lifecycle hooks an entity may declare (server/engine/hook-types.ts), in the order the engine calls them. */
+export const HOOKS = ['validate', 'beforeWrite', 'afterWrite'] as const;
+export type HookName = (typeof HOOKS)[number];
+
 export interface CompiledEntity {
   name: string;
   resource: string;
@@ -120,6 +132,8 @@ export interface CompiledEntity {
    * by `groupBy` (fields of both), with aggregates (field -> COUNT(*) or SUM of a source field).
    */
   view?: { from: string; groupBy: string[]; aggregates: Record<string, { fn: 'count' | 'sum'; field?: string }> };
+  /** lifecycle hooks of create/update/delete implemented in server/hooks/ (in HOOKS order) */
+  hooks: HookName[];
 }
 
 export interface CompiledCodeValue { code: string; key: string; label: Bilingual }
@@ -153,13 +167,14 @@ export interface CompiledRule {
   maxSizeKiB?: number;
 }
 
-export interface CompiledColumn { field: string; labelKey: string; width?: number; format?: 'date' | 'datetime' | 'number' | 'money' | 'fileSize' }
+export interface CompiledColumn { field: string; labelKey: string; width?: number; format?: 'date' | 'datetime' | 'number' | 'money' | 'fileSize' | 'json' }
 export interface CompiledFilter { field: string; op: FilterOp; alwaysOn: boolean; labelKey: string }
 
 export interface CompiledScreen {
   name: string;
   path: string;
-  kind: 'list' | 'edit' | 'show' | 'dashboard' | 'login' | 'error' | 'redirect' | 'custom';
+  /** auth: a public page of the sign-in flow outside the layout (forgot / reset password), drawn by `component` */
+  kind: 'list' | 'edit' | 'show' | 'dashboard' | 'login' | 'error' | 'redirect' | 'custom' | 'auth';
   titleKey: string;
   public: boolean;
   /** empty: any logged-in user */
@@ -202,7 +217,8 @@ export interface AppConstants {
   settingsDefaults: { tagsView: boolean; fixedHeader: boolean; sidebarLogo: boolean; pinyinSearch?: boolean; errorLog?: boolean };
   dateFormat?: string;
   dateTimeFormat?: string;
-  password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number };
+  /** resetLinkMinutes: how long a password-reset link works (default 30) */
+  password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number; resetLinkMinutes?: number };
   lockout: { maxFailures: number };
   token: { expiresInSeconds: number; refreshBeforeSeconds: number; maxSessionSeconds: number };
   upload: { sizeLimitKiB: number };
@@ -214,7 +230,53 @@ export interface AppConstants {
 
 export interface CompiledAccess {
   profiles: Record<Profile, { accountType: string; role: Role; admin: boolean; supplierScoped: boolean }>;
-  buttons: Record<string, { labelKey: string; operation?: Operation }>;
+  /** operation: the permission the button needs; on fileChild: it acts on the record's uploaded files (the file entity whose scope.parent is the record's) */
+  buttons: Record<string, { labelKey: string; operation?: Operation; on?: 'fileChild' }>;
+}
+
+/** The outbox's own entities: the message (the interface log) and its attempts (metadata/entities). */
+export const OUTBOX_MESSAGE_ENTITY = 'interfaceMessage';
+export const OUTBOX_ATTEMPT_ENTITY = 'interfaceAttempt';
+
+/** One kind of message an interface carries: written for each record of a successful action. */
+export interface CompiledInterfaceMessage {
+  /** "<entity>.<action>" */
+  type: string;
+  entity: string;
+  action: string;
+  /** fields joined with '/' name the record for people */
+  reference: string[];
+  /** the record's fields the payload carries (after the action) */
+  fields: string[];
+  /** child rows the payload carries: payload[name] = rows of `entity` whose `parentField` is the record */
+  children: { name: string; entity: string; parentField: string; fields: string[] }[];
+}
+
+export interface CompiledInterface {
+  /** stored code of table interfaceCode (INTF0001) */
+  code: string;
+  key: string;
+  /** most messages in one call: the value of app constant `batchLimitConstant` */
+  batchLimit: number;
+  batchLimitConstant: string;
+  messages: CompiledInterfaceMessage[];
+}
+
+export interface OutboxDelivery {
+  maxAttempts: number;
+  backoffSeconds: number;
+  maxBackoffSeconds: number;
+  timeoutSeconds: number;
+  answerExcerptChars: number;
+}
+
+/** metadata/interfaces.json, checked: what the outbox writes and how the dispatcher delivers. */
+export interface CompiledOutbox {
+  delivery: OutboxDelivery;
+  /** interface code -> declaration */
+  interfaces: Record<string, CompiledInterface>;
+  /** "<entity>.<action>" -> [interface code, message declaration] pairs the action writes */
+  emitters: Record<string, { interfaceCode: string; message: CompiledInterfaceMessage }[]>;
 }
 
 export interface CompiledMetadata {
@@ -228,7 +290,20 @@ export interface CompiledMetadata {
   /** resource name -> entity name */
   resources: Record<string, string>;
   screens: CompiledScreen[];
+  /** notification e-mail templates (server only: the admin's copy leaves them out) */
+  mail: CompiledMail;
+  /** the outbox of the external exchange (absent when metadata declares no interfaces.json) */
+  outbox?: CompiledOutbox;
 }
+
+/**
+ * The label keys of the buttons an action's dialog shows besides the action itself (the admin's
+ * ActionDialog and its confirm-only form): an action whose own label reads like one of them
+ * ("Cancel") would give the dialog two buttons of that name, so codegen refuses it
+ * (codegen/compile/checks/action-dialog-labels.ts). Upload actions also show the file buttons.
+ */
+export const ACTION_DIALOG_BUTTONS = { cancel: 'ui.cancel', confirm: 'ui.confirm' } as const;
+export const UPLOAD_DIALOG_BUTTONS = { chooseFile: 'ui.selectFile', template: 'ui.downloadTemplate' } as const;
 
 export type Messages = Record<string, string>;
 export type Catalogues = Record<Locale, Messages>;

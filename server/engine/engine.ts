@@ -3,7 +3,7 @@
  * the compiled metadata. Each write is one transaction that also writes its audit rows; the caller's
  * permission and row scope are applied to every statement. No entity is named in this file.
  */
-import type { CompiledAction, CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
+import { codeLabelKey, type CompiledAction, type CompiledEntity, type CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
 import { SchemaValidator, type FieldErrors } from '../../codegen/runtime/validation.ts';
 import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
@@ -14,7 +14,9 @@ import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, 
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
 import { fieldOf, selectList, toRecord } from './records.ts';
+import { emitMessages } from '../outbox/emit.ts';
 import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, PrepareContext, RecordFault, UploadedFile } from './handler-types.ts';
+import { HookRunner, type HookTable } from './hooks.ts';
 
 type Rec = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,15 +56,19 @@ async function pageRows(db: Queryable, sql: string, params: unknown[]): Promise<
 export class Engine {
   readonly validator: SchemaValidator;
   readonly d: Dialect;
+  /** the lifecycle hooks of create, update and delete (metadata "hooks", server/hooks/) */
+  readonly hooks: HookRunner;
 
   constructor(
     readonly db: Db,
     readonly meta: CompiledMetadata,
     readonly schemas: Record<string, EntitySchemas>,
     readonly handlers: HandlerTable,
+    hooks: HookTable,
   ) {
     this.validator = new SchemaValidator(meta);
     this.d = db.dialect;
+    this.hooks = new HookRunner(meta, hooks);
     const missing = Object.values(meta.entities).flatMap((e) => Object.values(e.actions).filter((a) => a.handler && !handlers[`${e.name}.${a.name}`]).map((a) => `${e.name}.${a.name}`));
     if (missing.length) throw new Error(`action handlers missing: ${missing.join(', ')}`);
   }
@@ -166,7 +172,7 @@ export class Engine {
     fields: string[],
     fixed: Rec = {},
     screenSort?: { field: string; order: 'ASC' | 'DESC' },
-  ): { sql: string; countSql: string; params: unknown[] } {
+  ): { sql: string; countSql: string; params: unknown[]; countParams: unknown[] } {
     const scope = this.readScope(e, p, 'export');
     const q = parseListQuery(this.meta, this.d, e, { filter: query.filter, sort: query.sort }, screenSort);
     const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
@@ -182,9 +188,29 @@ export class Engine {
     const cols = fields.map((n) => {
       const f = fieldOf(e, n);
       if (!f || f.private) throw new Error(`export of unknown or private field ${e.name}.${n}`);
-      return `a.${quote(f.column)}`;
+      return f.type === 'ref' ? this.referenceTitle(p, f.ref!, `a.${quote(f.column)}`) : { sql: `a.${quote(f.column)}`, params: [] };
     });
-    return { sql: `SELECT ${cols.join(', ') || '1'}${from} ORDER BY ${q.orderBy}`, countSql: `SELECT COUNT(*) AS n${from}`, params: where.params };
+    // the select list's parameters come before the WHERE clause's
+    return { sql: `SELECT ${cols.map((c) => c.sql).join(', ') || '1'}${from} ORDER BY ${q.orderBy}`, countSql: `SELECT COUNT(*) AS n${from}`, params: [...cols.flatMap((c) => c.params), ...where.params], countParams: where.params };
+  }
+
+  /**
+   * A reference shown as the referenced record's title field (its id when the caller cannot read
+   * that record): a correlated subquery under the target's read scope, as text.
+   */
+  private referenceTitle(p: Principal, targetName: string, idSql: string): SqlPart {
+    const target = this.meta.entities[targetName];
+    const fallback = `CAST(${idSql} AS TEXT)`;
+    let scope: SqlPart | null = null;
+    try {
+      assertWarehouseAllows(target, p);
+      scope = scopeOf(this.meta, this.d, target, p, operationGrant(target, 'read', p), 'ref_t');
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+    }
+    if (!scope) return { sql: fallback, params: [] };
+    const where = this.and({ sql: `ref_t.${quote('id')} = ${idSql}`, params: [] }, scope);
+    return { sql: `COALESCE((SELECT CAST(ref_t.${quote(target.fields[target.titleField].column)} AS TEXT) FROM ${quote(target.table)} ref_t WHERE ${where.sql}), ${fallback})`, params: where.params };
   }
 
   async getOne(p: Principal | null, e: CompiledEntity, id: number): Promise<Rec> {
@@ -280,6 +306,7 @@ export class Engine {
         if (!ok) errors[n] = { key: 'validation.ref' };
       }
     }
+    await this.checkLookups(q, p, e, values, selfId, errors);
     for (const ix of e.indexes.filter((i) => i.unique)) {
       if (!ix.fields.some((n) => n in values)) continue;
       const current = selfId !== null ? await this.selectById(q, e, selfId, null) : undefined;
@@ -292,6 +319,37 @@ export class Engine {
     if (Object.keys(errors).length) {
       const onlyUnique = Object.values(errors).every((x) => x.key === 'validation.unique');
       throw onlyUnique ? conflict('error.duplicate', {}, errors) : validationFailed(errors);
+    }
+  }
+
+  /**
+   * metadata `lookup`: a value written to a lookup field must name a record of the target entity
+   * that the caller can read (its read scope) and whose scopedBy fields equal this record's (the
+   * written values, else the stored ones); otherwise a field error with the lookup's message. A
+   * supplier's adjustment can then only name a part of its own child-part stock at this PDC.
+   */
+  private async checkLookups(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null, errors: FieldErrors): Promise<void> {
+    let current: Rec | undefined;
+    for (const [n, v] of Object.entries(values)) {
+      const lookup = fieldOf(e, n)?.lookup;
+      if (!lookup || v === null || v === undefined || v === '') continue;
+      const target = this.meta.entities[lookup.entity];
+      let scope: SqlPart;
+      try {
+        scope = this.readScope(target, p);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        errors[n] = { key: lookup.messageKey };
+        continue;
+      }
+      const conds: SqlPart[] = [{ sql: `a.${quote(target.fields[lookup.field].column)} = ?`, params: [v] }];
+      for (const [mine, theirs] of Object.entries(lookup.scopedBy)) {
+        if (!(mine in values) && selfId !== null && !current) current = await this.selectById(q, e, selfId, null);
+        const mv = mine in values ? values[mine] : current?.[mine];
+        conds.push(mv === null || mv === undefined ? { sql: `a.${quote(target.fields[theirs].column)} IS NULL`, params: [] } : { sql: `a.${quote(target.fields[theirs].column)} = ?`, params: [mv] });
+      }
+      const where = this.and(...conds, scope);
+      if (!(await q.get(`SELECT 1 AS x FROM ${quote(target.table)} a WHERE ${where.sql}`, where.params))) errors[n] = { key: lookup.messageKey, args: { value: String(v) } };
     }
   }
 
@@ -362,9 +420,13 @@ export class Engine {
     if (invalid) throw validationFailed(invalid);
     const now = new Date().toISOString();
     return this.tx(async (q) => {
-      const values = { ...data, ...forced };
-      await this.checkRefsAndUniques(q, p, e, values, null);
-      return this.insertRow(q, e, values, p, now);
+      const svc = this.services(q, p, now);
+      const given = { ...data, ...forced };
+      await this.checkRefsAndUniques(q, p, e, given, null);
+      const values = await this.hooks.beforeWrite(svc, e, 'create', null, given);
+      const record = await this.insertRow(q, e, values, p, now);
+      await this.hooks.afterWrite(svc, e, 'create', null, record);
+      return record;
     });
   }
 
@@ -418,7 +480,11 @@ export class Engine {
       const { version, ...patch } = data;
       if (e.versioned && version !== row.version) throw conflict('error.staleVersion');
       await this.checkRefsAndUniques(q, p, e, patch, id);
-      return this.updateRow(q, e, id, patch, p, now, 'update', e.versioned ? Number(version) : undefined);
+      const svc = this.services(q, p, now);
+      const values = await this.hooks.beforeWrite(svc, e, 'update', row, patch);
+      const record = await this.updateRow(q, e, id, values, p, now, 'update', e.versioned ? Number(version) : undefined);
+      await this.hooks.afterWrite(svc, e, 'update', row, record);
+      return record;
     });
   }
 
@@ -431,11 +497,12 @@ export class Engine {
       this.assertState(e, row, e.deletableWhen, 'error.deleteNotAllowed');
       await this.fileParent(q, e, row);
       const visible = (await this.selectById(q, e, id, null))!;
-      if (e.softDelete) {
-        await this.updateRow(q, e, id, { [e.softDelete]: true }, p, now, 'delete');
-        return { record: visible, removedFiles: [] };
-      }
-      const removedFiles = await this.deleteCascade(q, p, e, id, now);
+      const svc = this.services(q, p, now);
+      await this.hooks.beforeWrite(svc, e, 'delete', row, {});
+      let removedFiles: string[] = [];
+      if (e.softDelete) await this.updateRow(q, e, id, { [e.softDelete]: true }, p, now, 'delete');
+      else removedFiles = await this.deleteCascade(q, p, e, id, now);
+      await this.hooks.afterWrite(svc, e, 'delete', row, null);
       return { record: visible, removedFiles };
     });
   }
@@ -493,9 +560,14 @@ export class Engine {
       const where = keys.map((k) => `${quote(e.fields[k].column)} = ?`).join(' AND ');
       const existing = await q.get<{ id: number; storageName: string }>(`SELECT ${quote('id')} AS id, ${quote(e.fields.storageName.column)} AS "storageName" FROM ${quote(e.table)} WHERE ${where}`, keys.map((k) => toStored(this.d, e, k, values[k])));
       if (existing && !overwrite) throw conflict('error.fileExists', { fileName: file.fileName });
-      const result = existing
-        ? { record: await this.updateRow(q, e, Number(existing.id), values, p, now, 'overwrite'), replaced: existing.storageName }
-        : { record: await this.insertRow(q, e, values, p, now), replaced: null };
+      // an overwrite is an update of the existing row, a new file a create: each with its hooks
+      const svc = this.services(q, p, now);
+      const before = existing ? ((await this.selectById(q, e, Number(existing.id), null, true)) ?? null) : null;
+      const op = before ? 'update' : 'create';
+      const toWrite = await this.hooks.beforeWrite(svc, e, op, before, values);
+      const record = before ? await this.updateRow(q, e, Number(existing!.id), toWrite, p, now, 'overwrite') : await this.insertRow(q, e, toWrite, p, now);
+      await this.hooks.afterWrite(svc, e, op, before, record);
+      const result = { record, replaced: before ? existing!.storageName : null };
       await this.applyUploadAction(q, p, e, values, file.fileName, now);
       return result;
     });
@@ -530,7 +602,22 @@ export class Engine {
     if (!a.statusField) return;
     const status = String(row[a.statusField]);
     if ((a.from ?? []).includes(status) || (a.to ?? []).includes(status) || (!a.from && !a.to)) return;
-    throw conflict(a.illegalTransitionKey, { action: a.name, status, id: Number(row.id) });
+    throw this.stateRefusal(parent, a, row);
+  }
+
+  /**
+   * 409 for an action the record's state does not allow (any more: another user or process changed
+   * it). An action with a message of its own keeps it (error.orderAlreadyConfirmed ...); otherwise
+   * the code stays error.illegalTransition and the message says which record, its status now and
+   * the action (error.statusChanged), instead of a bare "not allowed in the current status".
+   */
+  private stateRefusal(e: CompiledEntity, a: CompiledAction, row: Rec): AppError {
+    const status = String(row[a.statusField!]);
+    const args = { action: a.name, status, id: Number(row.id) };
+    if (a.illegalTransitionKey !== 'error.illegalTransition') return conflict(a.illegalTransitionKey, args);
+    const table = e.fields[a.statusField!]?.codeTable;
+    const detail = { record: String(row[e.titleField] ?? row.id), statusLabel: table ? codeLabelKey(table, status) : status, actionLabel: a.labelKey };
+    return conflict('error.illegalTransition', { ...args, ...detail }, undefined, 'error.statusChanged');
   }
 
   /**
@@ -600,6 +687,10 @@ export class Engine {
       insert: (name, values) => this.insertRow(q, entity(name), values, p, now),
       update: (name, id, patch) => this.updateRow(q, entity(name), id, patch, p, now, 'update'),
       nextNumber: (series) => this.nextNumber(q, series),
+      validateRecord: (name, operation, before, values) => {
+        const e = entity(name);
+        return this.hooks.fieldErrors(this.services(q, p, now), e, operation, before, HookRunner.after(e, operation, before, values));
+      },
     };
   }
 
@@ -723,7 +814,7 @@ export class Engine {
       if (perRecord?.errors.size) throw this.recordInputErrors(e, rows, perRecord.errors);
       for (const row of rows) {
         this.assertNotDeleted(e, row);
-        if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw conflict(a.illegalTransitionKey, { action: name, status: String(row[a.statusField]), id: Number(row.id) });
+        if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw this.stateRefusal(e, a, row);
       }
       const expectVersion = single && e.versioned && typeof input.version === 'number' ? input.version : undefined;
       if (expectVersion !== undefined && rows[0].version !== expectVersion) throw conflict('error.staleVersion');
@@ -744,6 +835,8 @@ export class Engine {
         for (const r of rows) records.push(await this.transition(q, e, a, p, now, inputOf(r), r, {}, expectVersion));
         outcome = { records };
       }
+      // the outbox messages metadata/interfaces.json declares for this action: same transaction
+      await emitMessages(q, this.meta, e, a, outcome.records, p, now);
     });
     if (a.collection) return { records: [], result };
     const records = (outcome?.records ?? []).map((r) => {

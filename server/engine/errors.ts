@@ -4,13 +4,24 @@
  * (stack, SQL, driver message) ever leaves the server.
  */
 import type { FieldErrors } from '../../codegen/runtime/validation.ts';
+import type { Locale } from '../../codegen/runtime/model.ts';
+
+/**
+ * A placeholder value of a message. Besides plain values: an argument whose name ends in `Label`
+ * holds an i18n key and is shown translated (a status as its code label, an action by its name);
+ * a function composes its text in the caller's language (a list of row errors of an import).
+ */
+export type MessageArg = string | number | ((locale: Locale) => string);
+export type MessageArgs = Record<string, MessageArg>;
 
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: string,
-    readonly args: Record<string, string | number> = {},
+    readonly args: MessageArgs = {},
     readonly fieldErrors?: FieldErrors,
+    /** the message to show when it says more than the code's own (the code stays what clients test) */
+    readonly messageKey?: string,
   ) {
     super(code);
     this.name = 'AppError';
@@ -22,4 +33,4 @@ export const validationFailed = (errors: FieldErrors): AppError => new AppError(
 export const unauthorized = (code = 'error.unauthorized'): AppError => new AppError(401, code);
 export const forbidden = (code = 'error.forbidden', args: Record<string, string | number> = {}): AppError => new AppError(403, code, args);
 export const notFound = (code = 'error.notFound'): AppError => new AppError(404, code);
-export const conflict = (code: string, args: Record<string, string | number> = {}, fieldErrors?: FieldErrors): AppError => new AppError(409, code, args, fieldErrors);
+export const conflict = (code: string, args: MessageArgs = {}, fieldErrors?: FieldErrors, messageKey?: string): AppError => new AppError(409, code, args, fieldErrors, messageKey);

@@ -1,10 +1,18 @@
 /** Server-side translation of error codes and messages, from the generated catalogues. */
 import { messages, metadata } from '../generated/index.ts';
 import { LOCALES, type Locale } from '../../codegen/runtime/model.ts';
+import type { MessageArgs } from './errors.ts';
 
-export function translate(locale: Locale, key: string, args: Record<string, string | number> = {}): string {
+/** A message in `locale` with its placeholders filled; `...Label` arguments are keys, translated too (errors.ts MessageArg). */
+export function translate(locale: Locale, key: string, args: MessageArgs = {}): string {
   const text = messages[locale]?.[key] ?? messages[metadata.app.defaultLocale]?.[key] ?? key;
-  return text.replace(/%\{(\w+)\}/g, (m, name: string) => (name in args ? String(args[name]) : m));
+  return text.replace(/%\{(\w+)\}/g, (m, name: string) => {
+    if (!(name in args)) return m;
+    const v = args[name];
+    if (typeof v === 'function') return v(locale);
+    if (name.endsWith('Label') && typeof v === 'string') return translate(locale, v);
+    return String(v);
+  });
 }
 
 /** First supported language of an Accept-Language header (zh, zh-CN, en, en-US ...), else null. */

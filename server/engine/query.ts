@@ -98,6 +98,8 @@ export function parseFilter(meta: CompiledMetadata, d: Dialect, e: CompiledEntit
   if (filter === undefined || filter === null) return { where: { sql: '', params }, includeDeleted };
   if (typeof filter !== 'object' || Array.isArray(filter)) throw badRequest('error.malformedQuery', { param: 'filter' });
   const col = (f: CompiledField) => `${alias}.${quote(f.column)}`;
+  // the bounds of each range filter, to refuse an inverted range (spec point 5)
+  const bounds = new Map<CompiledField, { gte?: unknown; lte?: unknown }>();
   for (const [key, value] of Object.entries(filter as Record<string, unknown>)) {
     if (value === undefined || value === null || value === '') continue;
     if (key === 'includeDeleted' && e.softDelete) {
@@ -127,6 +129,7 @@ export function parseFilter(meta: CompiledMetadata, d: Dialect, e: CompiledEntit
       if (!ops.includes('range')) throw badRequest('error.unknownFilter', { field: key });
       parts.push(d.broadRange(`${col(f)} ${suffix === '_gte' ? '>=' : '<='} ?`));
       let v = filterValue(d, e, f, value, key);
+      bounds.set(f, { ...bounds.get(f), [suffix === '_gte' ? 'gte' : 'lte']: v });
       // an end date includes the whole day of a datetime column
       if (suffix === '_lte' && f.type === 'datetime' && typeof v === 'string' && v.length === 10) v = `${v}T23:59:59.999Z`;
       params.push(v);
@@ -145,7 +148,22 @@ export function parseFilter(meta: CompiledMetadata, d: Dialect, e: CompiledEntit
       params.push(filterValue(d, e, f, value, key));
     }
   }
+  for (const [f, b] of bounds) assertRangeOrder(f, b.gte, b.lte);
   return { where: { sql: parts.join(' AND '), params }, includeDeleted };
+}
+
+/**
+ * "Start date must not be after end date" (spec point 5), for every declared range filter: an
+ * inverted range would silently match nothing, so it is a 400 naming the field (error.dateRange
+ * for dates and date-times, error.numberRange for numbers). Dates compare by their instant, so a
+ * plain date and a date-time of the same day are in order.
+ */
+export function assertRangeOrder(f: CompiledField, from: unknown, to: unknown): void {
+  if (from === undefined || to === undefined) return;
+  const dated = f.type === 'date' || f.type === 'datetime';
+  const instant = (v: unknown) => Date.parse(String(v).length === 10 ? `${String(v)}T00:00:00Z` : String(v));
+  const inverted = dated ? instant(from) > instant(to) : Number(from) > Number(to);
+  if (inverted) throw badRequest(dated ? 'error.dateRange' : 'error.numberRange', { field: f.name, from: String(from), to: String(to) });
 }
 
 export function parseSort(e: CompiledEntity, raw: unknown, fallback?: { field: string; order: 'ASC' | 'DESC' }, alias = 'a'): string {

@@ -3,7 +3,8 @@
  * (server/documents/xlsx.ts, within FEE_IMPORT_LIMITS), every row is validated with the generated
  * create schema (the API's own validator), and either every row is inserted as "to be confirmed"
  * or none is: any bad row fails the whole import with the errors of every row, as field errors
- * keyed `row<excel row>.<field>` (header problems are row 1, the header row).
+ * keyed `row<excel row>.<field>` (header problems are row 1, the header row). The rules of the
+ * entity's validate hook (server/hooks/) apply to every row as they do to the form.
  *
  * Reading and validating touch no database and come first: `importFeeItems.prepare` does them
  * for an engine that calls it before opening the action's transaction (so that the write lock is
@@ -15,6 +16,7 @@ import type { CompiledMetadata, Locale } from '../../codegen/runtime/model.ts';
 import { SchemaValidator } from '../../codegen/runtime/validation.ts';
 import type { FieldErrors } from '../../codegen/runtime/validation.ts';
 import { AppError } from '../engine/errors.ts';
+import { translate } from '../engine/i18n.ts';
 import type { CollectionHandler, FileResult, UploadedFile } from '../engine/handler-types.ts';
 import { messages, schemas } from '../generated/index.ts';
 import type { ConsultingFeeItemImportInput } from '../generated/types.ts';
@@ -61,7 +63,7 @@ function checkFile(meta: CompiledMetadata, file: UploadedFile | undefined): Uplo
   if (!file || file.data.length === 0) throw new AppError(400, 'error.fileEmpty');
   const rule = meta.rules.importFile;
   if (rule?.maxNameLength && [...file.fileName].length > rule.maxNameLength) throw new AppError(400, 'error.fileNameTooLong');
-  if (rule?.maxSizeKiB && file.data.length > rule.maxSizeKiB * 1024) throw new AppError(413, 'error.fileTooLarge');
+  if (rule?.maxSizeKiB && file.data.length > rule.maxSizeKiB * 1024) throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB });
   return file;
 }
 
@@ -87,7 +89,9 @@ function workbookRefused(err: XlsxError): AppError {
   if (err.problem !== 'tooLarge' || !err.limit) return new AppError(400, 'error.fileType');
   // the row limit counts the header; the user counts data rows
   const args = err.limit === 'rows' ? { limit: 'rows', max: MAX_IMPORT_ROWS } : { limit: err.limit, max: err.max ?? 0 };
-  return new AppError(413, BYTE_LIMITS.has(err.limit) ? 'error.fileTooLarge' : 'error.payloadTooLarge', args);
+  // a byte limit is named in KB, as the upload limit is
+  if (BYTE_LIMITS.has(err.limit)) return new AppError(413, 'error.fileTooLarge', { ...args, max: Math.ceil((err.max ?? 0) / 1024) });
+  return new AppError(413, 'error.payloadTooLarge', args);
 }
 
 /**
@@ -105,8 +109,15 @@ function prepareImport(meta: CompiledMetadata, file: UploadedFile | undefined): 
   return parsed;
 }
 
-/** The failure a client sees: code error.importFailed, the rows in the message, every error as a field error. */
-export function importFailed(errors: RowError[]): AppError {
+/** Row errors the message itself spells out (row, column, reason); all of them are field errors. */
+export const MESSAGE_DETAILS = 5;
+
+/**
+ * The failure a client sees: code error.importFailed, the rows in the message and the first
+ * MESSAGE_DETAILS errors spelled out with their column (the field's label, the template's header)
+ * and reason in the caller's language; every error as a field error `row<n>.<field>`.
+ */
+export function importFailed(errors: RowError[], meta?: CompiledMetadata): AppError {
   const rows = [...new Set(errors.map((e) => e.row))].sort((a, b) => a - b);
   const fieldErrors: FieldErrors = {};
   for (const e of errors.slice(0, MAX_REPORTED_ERRORS)) {
@@ -114,7 +125,13 @@ export function importFailed(errors: RowError[]): AppError {
     if (!(k in fieldErrors)) fieldErrors[k] = { key: e.key, ...(e.args ? { args: e.args } : {}) };
   }
   const shown = rows.slice(0, 20).join(', ') + (rows.length > 20 ? ', …' : '');
-  return new AppError(400, 'error.importFailed', { count: rows.length, rows: shown }, fieldErrors);
+  const fields = meta?.entities[ENTITY]?.fields ?? {};
+  const details = (locale: Locale) =>
+    errors
+      .slice(0, MESSAGE_DETAILS)
+      .map((e) => translate(locale, 'error.importRowError', { row: e.row, fieldLabel: fields[e.field]?.labelKey ?? e.field, reason: translate(locale, e.key, e.args ?? {}) }))
+      .join('; ') + (errors.length > MESSAGE_DETAILS ? '; …' : '');
+  return new AppError(400, 'error.importFailed', { count: rows.length, rows: shown, details }, fieldErrors);
 }
 
 const importHandler: CollectionHandler<ConsultingFeeItemImportInput> = async (ctx) => {
@@ -122,10 +139,14 @@ const importHandler: CollectionHandler<ConsultingFeeItemImportInput> = async (ct
   const parsed = prepareImport(ctx.meta, ctx.file);
   if (!parsed.rows.length && !parsed.errors.length) ctx.fail(400, 'error.noData');
   const errors = [...parsed.errors, ...(await uniqueErrors(ctx.db, ctx.meta.entities[ENTITY], parsed.rows))];
-  if (errors.length) throw importFailed(errors.sort((a, b) => a.row - b.row));
-  for (const r of parsed.rows) {
-    await ctx.insert(ENTITY, { ...r.values, state: ConsultingFeeItemState.toBeConfirmed, importer: ctx.principal.name, importedAt: ctx.now });
+  const values = parsed.rows.map((r) => ({ ...r.values, state: ConsultingFeeItemState.toBeConfirmed, importer: ctx.principal.name, importedAt: ctx.now }));
+  // the entity's rules across fields (its validate hook, e.g. urgent price >= ordinary price), row by row as the form gets them
+  for (const [i, r] of parsed.rows.entries()) {
+    const found = await ctx.validateRecord(ENTITY, 'create', null, values[i]);
+    for (const [field, e] of Object.entries(found ?? {})) errors.push({ row: r.row, field, key: e.key, ...(e.args ? { args: e.args } : {}) });
   }
+  if (errors.length) throw importFailed(errors.sort((a, b) => a.row - b.row), ctx.meta);
+  for (const v of values) await ctx.insert(ENTITY, v);
   return { imported: parsed.rows.length };
 };
 

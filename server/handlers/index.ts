@@ -9,6 +9,7 @@ import * as dfs from './dfs.ts';
 import * as adjustments from './adjustments.ts';
 import * as settlement from './settlement.ts';
 import * as accounts from './accounts.ts';
+import * as interfaces from './interfaces.ts';
 import { printDeliveryCards } from './delivery-cards.ts';
 import { importFeeItems } from './fee-import.ts';
 
@@ -16,6 +17,7 @@ export const handlers: ActionHandlers = {
   'account.unlock': accounts.unlock,
   'consultingFeeItem.import': importFeeItems,
   'dfsOrder.ship': dfs.ship,
+  'interfaceMessage.resendFailed': interfaces.resendFailed,
   'order.confirm': orders.confirm,
   'order.printDeliveryCards': printDeliveryCards,
   'order.ship': orders.ship,

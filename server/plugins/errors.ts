@@ -6,7 +6,7 @@
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../engine/errors.ts';
+import { AppError, type MessageArgs } from '../engine/errors.ts';
 import { translate } from '../engine/i18n.ts';
 import type { FieldErrors } from '../../codegen/runtime/validation.ts';
 import { dbErrorKind } from '../db/types.ts';
@@ -19,8 +19,8 @@ export interface ErrorBody {
   errorId?: string;
 }
 
-export function errorBody(req: FastifyRequest, code: string, args: Record<string, string | number> = {}, fieldErrors?: FieldErrors): ErrorBody {
-  const body: ErrorBody = { code, message: translate(req.locale, code, args) };
+export function errorBody(req: FastifyRequest, code: string, args: MessageArgs = {}, fieldErrors?: FieldErrors, messageKey = code): ErrorBody {
+  const body: ErrorBody = { code, message: translate(req.locale, messageKey, args) };
   if (fieldErrors && Object.keys(fieldErrors).length) {
     body.errors = Object.fromEntries(Object.entries(fieldErrors).map(([f, e]) => [f, e.key]));
     const withArgs = Object.entries(fieldErrors).filter(([, e]) => e.args);
@@ -46,7 +46,7 @@ export default fp(async (app) => {
     if (err instanceof AppError) {
       // refused authentication and authorisation are logged (ASVS 16.3.1, 16.3.2)
       if (err.statusCode === 401 || err.statusCode === 403) req.log.warn({ event: 'denied', code: err.code, userId: req.principal?.userId, method: req.method, url: req.url.split('?')[0] }, 'access denied');
-      return reply.status(err.statusCode).send(errorBody(req, err.code, err.args, err.fieldErrors));
+      return reply.status(err.statusCode).send(errorBody(req, err.code, err.args, err.fieldErrors, err.messageKey));
     }
     // a value the database refused (PostgreSQL: out of range, NUL byte, bad date) is bad input; a
     // unique index that refused a value two processes wrote at once is a duplicate

@@ -15,7 +15,8 @@
  * - Columns: the screen's columns in order; the header row is their labels in the caller's
  *   language; code values as their labels, booleans as export.yes / export.no, dates as text
  *   yyyy-MM-dd and date-times yyyy-MM-dd HH:mm:ss in `tz` (default: the server's time zone),
- *   numbers as numeric cells, everything else as (inline) text.
+ *   numbers as numeric cells, references as the referenced record's title (its titleField, read
+ *   under the caller's scope), everything else as (inline) text.
  *
  * The query runs on a connection of its own (db.readSnapshot) in one read-only transaction (a
  * consistent snapshot), `chunkRows` rows at a time; between chunks the event loop runs and the
@@ -133,7 +134,9 @@ export function columnConverter(f: CompiledField, c: CompiledColumn, locale: Loc
     const no = translate(locale, 'export.no');
     return { column: { width: width(8) }, convert: (v) => (v === null || v === undefined ? null : v === 1 || v === true || v === '1' ? yes : no) };
   }
-  if (f.type === 'integer' || f.type === 'decimal' || f.type === 'ref' || format === 'money' || format === 'number' || format === 'fileSize') {
+  // a reference arrives as the referenced record's title (Engine.exportQuery)
+  if (f.type === 'ref') return { column: { width: width(16), style: 'text' }, convert: (v) => (v === null || v === undefined ? null : String(v)) };
+  if (f.type === 'integer' || f.type === 'decimal' || format === 'money' || format === 'number' || format === 'fileSize') {
     const style = format === 'money' ? 'money' : f.type === 'decimal' ? 'general' : 'integer';
     return {
       column: { width: width(12), style },
@@ -194,7 +197,7 @@ export default async function exportRoutes(app: FastifyInstance, opts: ExportRou
       const tz = q.tz || undefined;
       const fixed: Rec = { ...screen.fixedFilter, ...(tab?.filter ?? {}) };
       const columns = screen.columns.filter((c) => e.fields[c.field] && !e.fields[c.field].private);
-      const { sql, countSql, params } = engine.exportQuery(p, e, q, columns.map((c) => c.field), fixed, screen.defaultSort);
+      const { sql, countSql, params, countParams } = engine.exportQuery(p, e, q, columns.map((c) => c.field), fixed, screen.defaultSort);
       if (screen.requireFilter && !hasCondition(q.filter, fixed)) throw badRequest('error.searchConditionRequired');
 
       const wall = wallClock(tz);
@@ -238,7 +241,7 @@ export default async function exportRoutes(app: FastifyInstance, opts: ExportRou
       let begin!: () => void;
       const begun = new Promise<'begun'>((resolve) => (begin = () => resolve('begun')));
       const job = engine.db.readSnapshot(async (snap) => {
-        const total = Number((await snap.get<{ n: number }>(countSql, params))!.n);
+        const total = Number((await snap.get<{ n: number }>(countSql, countParams))!.n);
         if (total > maxRows) throw badRequest('error.rangeTooLarge', { max: maxRows });
         const cursor = await snap.cursor(sql, params);
         try {

@@ -37,6 +37,8 @@ export async function readMultipart(req: FastifyRequest, rule: CompiledRule, fie
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
+    // a file over the rule's size: the message names the limit (not a bare "too large")
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB ?? 0 });
     // the plugin's own limits keep their status (413 too many parts, ...); anything else is a body that is not multipart
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500 && status !== 406) throw err;

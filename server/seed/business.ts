@@ -15,6 +15,7 @@
  * | claim | 100 | claims.ts |
  * | consultingFeeItem, settlementLine, settlement | 80, 120, 15 | consulting.ts |
  * | hazardReceipt | 40 | hazard.ts |
+ * | interfaceMessage (+ interfaceAttempt), the interface log of the records above | 12 per declared message kind | interfaces.ts |
  */
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { RowWriter } from './writer.ts';
@@ -25,6 +26,7 @@ import { childPoolOf, planStocks, seedAdjustments, seedMovements, seedStocks } f
 import { seedClaims } from './claims.ts';
 import { seedConsulting } from './consulting.ts';
 import { seedHazardReceipts } from './hazard.ts';
+import { seedInterfaceMessages } from './interfaces.ts';
 
 /** The entities this module fills. */
 export const BUSINESS_ENTITIES = [
@@ -45,4 +47,6 @@ export async function seedBusiness(w: RowWriter, meta: CompiledMetadata, opts: {
     await seedConsulting(ctx);
     await seedHazardReceipts(ctx);
   });
+  // after the rows above are written: the messages carry their payloads
+  await seedInterfaceMessages(ctx);
 }

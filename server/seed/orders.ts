@@ -39,7 +39,7 @@ const RELEASE_WINDOW: Record<(typeof STATUS_KEYS)[number], [number, number]> = {
 const ITEM_WEIGHTS = [22, 20, 16, 14, 10, 8, 6, 4]; // 1..8 lines per order
 const MIN_PACKAGES = [1, 2, 4, 5, 6, 10, 12, 20, 24, 50, 100];
 const MIN_PACKAGE_WEIGHTS = [14, 10, 10, 12, 6, 18, 8, 8, 5, 6, 3];
-const DELIVERY_METHODS = ['供应商直送', '第三方物流配送', '循环取货(Milk Run)', '快递', '零担物流'];
+const DELIVERY_METHOD_KEYS = ['supplierDirect', 'thirdPartyLogistics', 'milkRun', 'express', 'lessThanTruckload'] as const;
 const DELIVERY_METHOD_WEIGHTS = [40, 30, 15, 5, 10];
 const ZONES = ['A', 'B', 'C', 'D'];
 
@@ -58,6 +58,8 @@ export async function seedOrders(ctx: SeedContext, childPool: (supplier: string)
   const packing = codesOf(meta, 'packing', ['common', 'unique', 'uniqueIntensive']);
   const orderTypes = [orderType.normal, orderType.urgent, orderType.vor];
   const packings = [packing.common, packing.unique, packing.uniqueIntensive];
+  const deliveryMethod = codesOf(meta, 'logisticsDeliveryMethod', DELIVERY_METHOD_KEYS);
+  const deliveryMethods = DELIVERY_METHOD_KEYS.map((k) => deliveryMethod[k]);
   const total = ctx.count(ORDER_LINES);
   const parentsPerSupplier = Math.max(40, Math.round(150 * Math.sqrt(Math.max(1, ctx.scale))));
   const refs: OrderRefs = { orders: new Map(), parentsPerSupplier };
@@ -104,7 +106,7 @@ export async function seedOrders(ctx: SeedContext, childPool: (supplier: string)
         const forecast = release + r.int(10, 30);
         const type = orderTypes[weighted(r, [80, 15, 5])];
         const place = `${whName.get(b.warehouse)} ${r.pick(ZONES)}区${r.int(1, 6)}号收货口`;
-        const method = DELIVERY_METHODS[weighted(r, DELIVERY_METHOD_WEIGHTS)];
+        const method = deliveryMethods[weighted(r, DELIVERY_METHOD_WEIGHTS)];
         const confirmDay = Math.min(0, release + r.int(0, 2));
         for (let item = 1; item <= items; item++) {
           const partN = r.int(0, parentsPerSupplier - 1);

@@ -93,6 +93,7 @@ describe('canAccessSync and authProvider.canAccess', () => {
 });
 
 describe('screens and menus by role', () => {
+  const paths = (m: MenuEntry[]) => m.flatMap((e) => (e.kind === 'item' ? [e.path] : e.items.map((i) => i.path)));
   it('role sys sees notice management only; role user all other screens; the dashboard needs no role', () => {
     expect(screenAllowed(screen('noticeList'), supAdmin)).toBe(true);
     expect(screenAllowed(screen('orderShip'), supAdmin)).toBe(false);
@@ -103,13 +104,24 @@ describe('screens and menus by role', () => {
     expect(screenAllowed(screen('notFound'), null)).toBe(true);
     expect(screenAllowed(screen('orderShip'), root)).toBe(true);
   });
+  it('a screen over records the user may not read is not offered: the interface log is internal staff\'s', () => {
+    expect(screenAllowed(screen('interfaceLog'), staff)).toBe(true);
+    expect(screenAllowed(screen('interfaceMessageView'), staff)).toBe(true);
+    for (const u of [supplier, supAdmin]) {
+      expect(screenAllowed(screen('interfaceLog'), u)).toBe(false);
+      expect(screenAllowed(screen('interfaceMessageView'), u)).toBe(false);
+    }
+    expect(paths(buildMenu(staff))).toContain('/interface/log');
+    expect(paths(buildMenu(supplier))).not.toContain('/interface/log');
+    expect(decide({ action: 'resend', resource: 'interface-messages' }, staff)).toBe(true);
+    expect(decide({ action: 'resend', resource: 'interface-messages' }, supplier)).toBe(false);
+  });
   it('claim screens are blocked outside a claim warehouse', () => {
     expect(screenAllowed(screen('claimList'), supplier)).toBe(true);
     expect(screenAllowed(screen('claimList'), atPdc02(supplier))).toBe(false);
     expect(screenAllowed(screen('claimAudit'), atPdc02(supplier))).toBe(false);
   });
 
-  const paths = (m: MenuEntry[]) => m.flatMap((e) => (e.kind === 'item' ? [e.path] : e.items.map((i) => i.path)));
   it('builds the sys menu: home and the notice list', () => {
     expect(paths(buildMenu(supAdmin))).toEqual(['/dashboard', '/notice/list']);
   });

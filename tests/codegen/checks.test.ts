@@ -38,6 +38,21 @@ describe('codegen cross-reference checks', () => {
     await expectError('entities/notice.json', '/access/read/supplier/where/stat', /unknown field "stat"/);
   });
 
+  it('a lookup names an unknown entity, a field without the contains filter, or an unknown scoping field', async () => {
+    edit('entities/stock-adjustment.json', (j) => (j.fields.partsCode.lookup.entity = 'childPartStok'));
+    await expectError('entities/stock-adjustment.json', '/fields/partsCode/lookup/entity', /unknown entity "childPartStok"/);
+    edit('entities/stock-adjustment.json', (j) => {
+      j.fields.partsCode.lookup.entity = 'childPartStock';
+      j.fields.partsCode.lookup.field = 'supplierCode';
+    });
+    await expectError('entities/stock-adjustment.json', '/fields/partsCode/lookup/field', /needs the "contains" filter/);
+    edit('entities/stock-adjustment.json', (j) => {
+      j.fields.partsCode.lookup.field = 'partsCode';
+      j.fields.partsCode.lookup.scopedBy = { supplierCod: 'supplierCode' };
+    });
+    await expectError('entities/stock-adjustment.json', '/fields/partsCode/lookup/scopedBy/supplierCod', /which this entity does not have/);
+  });
+
   it('unknown code table', async () => {
     edit('entities/notice.json', (j) => (j.fields.status.codeTable = 'noticeStatuz'));
     await expectError('entities/notice.json', '/fields/status/codeTable', /unknown code table "noticeStatuz"/);
@@ -105,10 +120,10 @@ describe('codegen cross-reference checks', () => {
     await expectError('entities/notice.json', '/fields/title', /unknown property "requird"/);
   });
 
-  it('invalid JSON names the file', async () => {
+  it('invalid JSON names the file, the line and the column (tests/codegen/mistakes.test.ts has more)', async () => {
     writeFileSync(join(m.dir, 'metadata/screens/notice-list.json'), '{ "name": ');
     const errs = await errorsOf();
-    expect(errs.some((m) => m.startsWith('metadata/screens/notice-list.json#: not valid JSON'))).toBe(true);
+    expect(errs.some((m) => m.startsWith('metadata/screens/notice-list.json:1:11: not valid JSON'))).toBe(true);
   });
 });
 

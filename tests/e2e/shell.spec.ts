@@ -80,9 +80,9 @@ test.describe('login and menus by role', () => {
     await expect(page).toHaveURL(/\/401$/);
   });
 
-  test('internal staff (role user) see the user screens', async ({ page }) => {
+  test('internal staff (role user) see the user screens and the interface log', async ({ page }) => {
     await login(page, 'staff01');
-    await expect.poll(() => menuPaths(page)).toEqual(USER_MENU);
+    await expect.poll(() => menuPaths(page)).toEqual([...USER_MENU, '/interface/log']);
   });
 
   test('claim screens are blocked when the warehouse is not a claim warehouse', async ({ page }) => {

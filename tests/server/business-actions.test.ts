@@ -122,7 +122,12 @@ describe('DFS orders', () => {
 });
 
 describe('difference adjustments', () => {
+  // an adjustment names a part of the supplier's child-part stock (metadata lookup): two parts with none in stock
+  const stockOf = (partsCode: string) =>
+    insert('childPartStock', { partsCode, supplierCode: 'S001', warehouseCode: 'PDC01', demandQty: 0, stockQty: 0, availableQty: 0, totalStockQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
+
   it('supplier saves (numbered, from the session) and submits; staff adjusts the stock', async () => {
+    await stockOf('C-100');
     const created = await post('/api/stock-adjustments', sup, { partsCode: 'C-100', partsDescription: '垫片', adjustQty: 5, adjustType: code('adjustType', 'adjustAccount'), reason: '盘点差异' });
     expect(created.statusCode, created.body).toBe(201);
     const a = created.json();
@@ -142,6 +147,7 @@ describe('difference adjustments', () => {
   });
 
   it('a negative adjustment below zero stock is refused and nothing changes', async () => {
+    await stockOf('C-200');
     const a = (await post('/api/stock-adjustments', sup, { partsCode: 'C-200', adjustQty: -3, adjustType: code('adjustType', 'scrap'), reason: '报废' })).json();
     await post(`/api/stock-adjustments/${a.id}/actions/submit`, sup, {});
     const r = await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, {});

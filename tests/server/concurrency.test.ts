@@ -296,7 +296,9 @@ describe(`two server processes over one ${BACKEND} database`, () => {
   });
 
   it('60 parallel creates of stock adjustments get 60 different bill numbers', async () => {
-    const res = await burst(60, (k) => ['POST', '/api/stock-adjustments', tokens.sup, { partsCode: 'N-911-455-02', adjustQty: k + 1, reason: '并发测试' }]);
+    // an adjustment names a part of the supplier's child-part stock (metadata lookup)
+    await insert('childPartStock', { partsCode: 'CC-BILLS', supplierCode: 'S001', warehouseCode: 'PDC01', stockQty: 0, availableQty: 0, totalStockQty: 0, demandQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
+    const res = await burst(60, (k) => ['POST', '/api/stock-adjustments', tokens.sup, { partsCode: 'CC-BILLS', adjustQty: k + 1, reason: '并发测试' }]);
     expect(statuses(res).filter((s) => s !== 201), JSON.stringify(res.find((r) => r.status !== 201)?.body)).toEqual([]);
     const billNos = res.map((r) => String(r.body.billNo));
     for (const b of billNos) expect(b).toMatch(/^TZ\d{14}$/);
@@ -436,7 +438,10 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     const part = 'CC-RACE-NEW';
     const qtys = [5, 8, 12, 20];
     const ids: number[] = [];
+    // adjustments name a part in stock (metadata lookup); the warehouse system then drops its row
+    await insert('childPartStock', { partsCode: part, supplierCode: 'S001', warehouseCode: 'PDC01', stockQty: 0, availableQty: 0, totalStockQty: 0, demandQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
     for (const [i, q] of qtys.entries()) ids.push(await submittedAdjustment(part, q, i));
+    await db!.run(`DELETE FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = ?`, [part]);
     let pending = ids.map((id, k) => ({ id, k }));
     // documented (handlers/adjustments.ts): concurrent first adjustments meet at the unique index;
     // the second answers 409 error.duplicate and simply is audited again

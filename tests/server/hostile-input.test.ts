@@ -105,7 +105,8 @@ describe('hostile input on every generic route', () => {
       }),
       { numRuns: 200, seed: Number(process.env.FUZZ_SEED ?? 11) },
     );
-  });
+    // 200 actions, each with a whole-database fingerprint before and after: a limit for a loaded machine, not a timing
+  }, 240_000);
 
   it('uploads: random file names and contents on every file entity', async () => {
     const fileResources = Object.values(metadata.entities).filter((e) => e.file);

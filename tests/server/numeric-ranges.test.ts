@@ -22,6 +22,8 @@ beforeAll(async () => {
   t = await build();
   sup = await login(t.app, 'sup01');
   staff = await login(t.app, 'staff01');
+  // an adjustment names a part of the supplier's child-part stock (metadata lookup)
+  await insert('childPartStock', { partsCode: STOCKED_PART, supplierCode: 'S001', warehouseCode: 'PDC01', demandQty: 0, stockQty: 0, availableQty: 0, totalStockQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
 });
 afterAll(() => t.close());
 
@@ -34,7 +36,8 @@ const row = async (table: string, id: number) => (await t.app.db.get<Record<stri
 let seq = 0;
 const part = () => `NR-${++seq}`;
 
-const adjustment = (values: Record<string, unknown> = {}) => ({ partsCode: part(), adjustQty: 5, adjustType: code('adjustType', 'adjustAccount'), reason: '盘点差异', ...values });
+const STOCKED_PART = 'NR-STOCKED';
+const adjustment = (values: Record<string, unknown> = {}) => ({ partsCode: STOCKED_PART, adjustQty: 5, adjustType: code('adjustType', 'adjustAccount'), reason: '盘点差异', ...values });
 
 describe('the declared ranges reach the schemas', () => {
   it('integer fields, action inputs and decimals carry minimum and maximum', () => {

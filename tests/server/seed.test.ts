@@ -208,7 +208,9 @@ describe('demo data: numbers', () => {
 
   it('a supplier can still create an adjustment (its bill number does not collide)', async () => {
     const token = await login(t.app, 'sup01');
-    const r = await t.app.inject({ method: 'POST', url: '/api/stock-adjustments', headers: bearer(token), payload: { partsCode: 'N-911-455-02', adjustQty: 5, reason: '测试' } });
+    // a part of its own child-part stock (metadata lookup)
+    const [stock] = (await t.app.inject({ method: 'GET', url: '/api/child-part-stocks?range=[0,0]', headers: bearer(token) })).json() as { partsCode: string }[];
+    const r = await t.app.inject({ method: 'POST', url: '/api/stock-adjustments', headers: bearer(token), payload: { partsCode: stock.partsCode, adjustQty: 5, reason: '测试' } });
     expect(r.statusCode, r.body).toBe(201);
     expect(r.json().billNo).toMatch(/^TZ\d{14}$/);
   });

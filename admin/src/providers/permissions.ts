@@ -5,7 +5,8 @@
  * shown exactly when the server would accept the call.
  *
  *   screens:  a public screen is open; roles [] means any logged-in user; role 'admin' sees all;
- *             claim screens also need a claim warehouse (spec 2).
+ *             claim screens also need a claim warehouse (spec 2); a screen over a resource needs
+ *             the read grant on it.
  *   entities: access[operation] grants per profile (export follows read unless declared);
  *             actions grant through their own `allow`; buttons map to an operation in metadata.
  */
@@ -108,12 +109,16 @@ export function canAccessSync(params: AccessParams): boolean {
   return decide(params, getToken() ? getUser() : null);
 }
 
-/** May this user open this screen? (roles, then claim warehouse) */
+/** May this user open this screen? (roles, then claim warehouse, then reading its resource) */
 export function screenAllowed(screen: CompiledScreen, user: PortalUser | null): boolean {
   if (screen.public) return true;
   if (!user) return false;
   if (user.roleId !== 'admin' && screen.roles.length && !screen.roles.includes(user.roleId)) return false;
   if (screen.claimWarehouseOnly && !user.isClaimWarehouse && user.roleId !== 'admin') return false;
+  // a screen over records the user may not read is not offered (the server would answer 403):
+  // the interface log is internal staff's although its role is 'user'
+  const e = entityOf(screen.resource);
+  if (e && !e.public && !grantFor(e.access.read, user)) return false;
   return true;
 }
 

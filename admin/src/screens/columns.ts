@@ -1,12 +1,13 @@
 /**
  * Metadata columns -> LeanTable columns: translated labels, one formatter per column (code labels,
- * yyyy-MM-dd dates, money), alignment and width. Rebuilt only when the language changes.
+ * yyyy-MM-dd dates, money, reference titles), alignment and width. Rebuilt only when the language changes.
  */
 import { useMemo } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { CompiledColumn, CompiledEntity } from '../../../codegen/runtime/model.ts';
 import type { LeanColumn, LeanRecord } from './table/LeanTable.tsx';
 import { alignOf, makeFormatter, widthOf } from './format.ts';
+import { useReferenceTitles, type ReferenceTitles } from './references.ts';
 
 export function buildColumns(
   entity: CompiledEntity | undefined,
@@ -14,11 +15,12 @@ export function buildColumns(
   translate: (k: string, o?: Record<string, unknown>) => string,
   locale: string,
   linkFirst = false,
+  titles: ReferenceTitles = {},
 ): LeanColumn[] {
   return columns.map((c, i) => {
     const field = entity?.fields[c.field];
     const label = translate(c.labelKey, { _: c.field });
-    const fmt = makeFormatter(field, c.format, translate, locale);
+    const fmt = makeFormatter(field, c.format, translate, locale, titles[c.field]);
     const name = c.field;
     return {
       key: name,
@@ -32,8 +34,11 @@ export function buildColumns(
   });
 }
 
-export function useLeanColumns(entity: CompiledEntity | undefined, columns: readonly CompiledColumn[], linkFirst = false): LeanColumn[] {
+/** `rows`: the records on screen, whose reference columns show the referenced records' titles (references.ts) */
+export function useLeanColumns(entity: CompiledEntity | undefined, columns: readonly CompiledColumn[], linkFirst = false, rows?: readonly LeanRecord[]): LeanColumn[] {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  return useMemo(() => buildColumns(entity, columns, translate, locale, linkFirst), [entity, columns, translate, locale, linkFirst]);
+  const fields = useMemo(() => columns.map((c) => c.field), [columns]);
+  const titles = useReferenceTitles(entity, fields, rows);
+  return useMemo(() => buildColumns(entity, columns, translate, locale, linkFirst, titles), [entity, columns, translate, locale, linkFirst, titles]);
 }

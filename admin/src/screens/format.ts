@@ -41,12 +41,28 @@ export function formatFileSize(value: unknown): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** Builds the formatter of one column (or one field shown in a form/detail). */
-export function makeFormatter(field: CompiledField | undefined, format: ColumnFormat, translate: Translate, locale: string): Formatter {
+/** A JSON text indented for reading (a payload, an answer); text that is no JSON is shown as it is. */
+export function formatJson(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const s = String(value);
+  try {
+    return JSON.stringify(JSON.parse(s), null, 2);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * Builds the formatter of one column (or one field shown in a form/detail). `titles`: a reference
+ * field's id -> the referenced record's title (references.ts); an id without one shows as is.
+ */
+export function makeFormatter(field: CompiledField | undefined, format: ColumnFormat, translate: Translate, locale: string, titles?: ReadonlyMap<string, string>): Formatter {
   const empty = (v: unknown) => v === null || v === undefined || v === '';
+  if (field?.type === 'ref') return (v) => (empty(v) ? '' : (titles?.get(String(v)) ?? String(v)));
   if (format === 'date' || (!format && field?.type === 'date')) return formatDate;
   if (format === 'datetime' || (!format && field?.type === 'datetime')) return formatDateTime;
   if (format === 'fileSize') return formatFileSize;
+  if (format === 'json') return formatJson;
   if (format === 'money') {
     const nf = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     return (v) => (empty(v) || Number.isNaN(Number(v)) ? (empty(v) ? '' : String(v)) : nf.format(Number(v)));

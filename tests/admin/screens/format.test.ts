@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { metadata } from '../../../admin/src/generated/index.ts';
 import en from '../../../admin/src/generated/messages.en-US.json';
-import { alignOf, formatDate, formatDateTime, formatFileSize, makeFormatter } from '../../../admin/src/screens/format.ts';
+import { alignOf, formatDate, formatDateTime, formatFileSize, formatJson, makeFormatter } from '../../../admin/src/screens/format.ts';
 
 const translate = (k: string, o?: Record<string, unknown>) => (en as Record<string, string>)[k] ?? (k === 'ra.boolean.true' ? 'Yes' : k === 'ra.boolean.false' ? 'No' : String(o?._ ?? k));
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -30,5 +30,10 @@ describe('format', () => {
     expect(formatFileSize(2048)).toBe('2.0 KB');
     expect(makeFormatter(metadata.entities.notice.fields.deleted, undefined, translate, 'en-US')(true)).toBe('Yes');
     expect(alignOf(metadata.entities.order.fields.orderQty, undefined)).toBe('right');
+  });
+  it('JSON (an interface message\'s payload) is indented; text that is no JSON stays as it is', () => {
+    expect(makeFormatter(metadata.entities.interfaceMessage.fields.payload, 'json', translate, 'en-US')('{"orderNo":"P1","lines":[{"qty":2}]}')).toBe('{\n  "orderNo": "P1",\n  "lines": [\n    {\n      "qty": 2\n    }\n  ]\n}');
+    expect(formatJson('gateway timeout')).toBe('gateway timeout');
+    expect(formatJson(null)).toBe('');
   });
 });

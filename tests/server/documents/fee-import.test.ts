@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipSync, strToU8 } from 'fflate';
 import type { Principal } from '../../../server/engine/principal.ts';
 import { AppError } from '../../../server/engine/errors.ts';
-import { metadata } from '../../../server/generated/index.ts';
+import { messages, metadata } from '../../../server/generated/index.ts';
 import { feeItemTemplate, importFeeItems, parseFeeItemWorkbook } from '../../../server/handlers/fee-import.ts';
 import { columnIndex, columnName, excelSerialToDate, readFirstSheet, writeXlsx, XlsxError, type CellValue } from '../../../server/documents/xlsx.ts';
 import { build, type TestApp } from '../helpers.ts';
@@ -189,7 +189,11 @@ describe('consultingFeeItem.import action', () => {
     const err = await failure(run(workbook([good({ originalPartsCode: 'BAD-1' }), good({ originalPartsCode: 'BAD-2', feePartsCode: 'X'.repeat(25) }), good({ originalPartsCode: 'BAD-3' })])));
     expect(err.statusCode).toBe(400);
     expect(err.code).toBe('error.importFailed');
-    expect(err.args).toEqual({ count: 1, rows: '3' });
+    expect(err.args).toMatchObject({ count: 1, rows: '3' });
+    // the message spells the error out: row, column (the template's header) and reason
+    const details = err.args.details as (locale: 'en-US' | 'zh-CN') => string;
+    expect(details('en-US')).toBe(`row 3, ${messages['en-US'][FEE.fields.feePartsCode.labelKey]}: At most 20 characters`);
+    expect(details('zh-CN')).toBe(`第 3 行 ${messages['zh-CN'][FEE.fields.feePartsCode.labelKey]}：${messages['zh-CN']['validation.maxLength'].replace('%{max}', '20')}`);
     expect(err.fieldErrors).toEqual({ 'row3.feePartsCode': { key: 'validation.maxLength', args: { max: 20 } } });
     expect((await count())).toBe(before);
   });

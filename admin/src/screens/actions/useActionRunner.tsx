@@ -6,11 +6,12 @@
  */
 import { useCallback, useRef, useState, type ReactElement } from 'react';
 import { Confirm, useDataProvider, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
-import type { CompiledAction, CompiledEntity } from '../../../../codegen/runtime/model.ts';
+import { ACTION_DIALOG_BUTTONS, type CompiledAction, type CompiledEntity } from '../../../../codegen/runtime/model.ts';
 import type { PortalDataProvider } from '../../providers/dataProvider.ts';
 import { formErrorsOf, useNotifyError } from '../errors.ts';
 import { toBody } from '../formBody.ts';
 import { ActionDialog } from './ActionDialog.tsx';
+import { useFreshRecords } from '../freshRecords.ts';
 import { runUploadAction } from './uploadAction.ts';
 
 interface Pending {
@@ -34,6 +35,7 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
   const notifyError = useNotifyError();
   const refresh = useRefresh();
   const translate = useTranslate();
+  const fresh = useFreshRecords();
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const file = useRef<File | null>(null);
@@ -49,7 +51,7 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
       }
       setBusy(true);
       try {
-        let res: { message?: string };
+        let res: { message?: string; data?: unknown };
         if (needsFile(action)) {
           // a file goes with one record (or none: a collection action such as an import)
           const target = action.collection || !records[0] ? {} : { id: records[0].id };
@@ -59,6 +61,8 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
           const r = records[0];
           res = await dp.runAction(entity.resource, { id: r.id, action: action.name, data: { ...data, ...(entity.versioned && typeof r.version === 'number' ? { version: r.version } : {}) } });
         } else res = await dp.runAction(entity.resource, { ids: records.map((r) => r.id), action: action.name, data });
+        // the changed records (with their new versions) go to the page at once, before the refresh
+        if (!action.collection && res?.data) fresh(entity.resource, res.data as RaRecord | RaRecord[]);
         const msg = res?.message || translate(action.successKey, { _: translate('message.actionSuccess') });
         notify(msg, { type: 'success', messageArgs: { _: msg } });
         setPending(null);
@@ -73,7 +77,7 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
         setBusy(false);
       }
     },
-    [dp, entity, notify, notifyError, refresh, translate, onDone],
+    [dp, entity, notify, notifyError, refresh, translate, onDone, fresh],
   );
 
   const start = useCallback(
@@ -96,6 +100,8 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
           loading={busy}
           title={translate(action.labelKey, { _: action.name })}
           content={pending.records.length > 1 ? `${translate('message.confirmAction')} (${translate('ui.selected', { count: pending.records.length })})` : 'message.confirmAction'}
+          confirm={ACTION_DIALOG_BUTTONS.confirm}
+          cancel={ACTION_DIALOG_BUTTONS.cancel}
           onConfirm={() => void call(pending, {})}
           onClose={() => setPending(null)}
         />

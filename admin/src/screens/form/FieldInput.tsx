@@ -1,14 +1,16 @@
 /**
- * One react-admin input generated from a compiled field: integer/decimal -> number, date -> date,
- * datetime -> date-time, code -> select of the code table's values with translated labels (or the
+ * One react-admin input generated from a compiled field: integer/decimal -> number, date and
+ * datetime -> the app's date picker (DateInput.tsx: yyyy-MM-dd, the UI language), code -> select of the code table's values with translated labels (or the
  * values the schema allows, e.g. an action's `target`), boolean -> switch, string/text -> text.
  * Validation is not attached here: the whole form is checked by its schema (formBody.ts).
  */
 import { useMemo, type ReactElement } from 'react';
-import { BooleanInput, DateInput, DateTimeInput, NumberInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { BooleanInput, NumberInput, SelectInput, TextInput, useTranslate } from 'react-admin';
 import type { CompiledField } from '../../../../codegen/runtime/model.ts';
 import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
 import { codeChoices, codeLabelKey } from '../meta.ts';
+import { DateInput } from './DateInput.tsx';
+import { LookupInput } from './LookupInput.tsx';
 
 export interface FieldInputProps {
   field: CompiledField;
@@ -29,6 +31,8 @@ export function FieldInput({ field, schema, readOnly, required, labelKey }: Fiel
     () => (field.type === 'code' && field.codeTable ? codeChoices(field, schema).map((c) => ({ id: c, name: translate(codeLabelKey(field.codeTable!, c), { _: c }) })) : []),
     [field, schema, translate],
   );
+  // a lookup offers the values it may take (metadata lookup, LookupInput.tsx)
+  if (field.lookup && !readOnly) return <LookupInput field={field} label={label} testId={`input-${field.name}`} />;
   switch (field.type) {
     case 'integer':
     case 'ref':
@@ -36,9 +40,9 @@ export function FieldInput({ field, schema, readOnly, required, labelKey }: Fiel
     case 'decimal':
       return <NumberInput {...common} step={field.scale ? 10 ** -field.scale : 0.01} />;
     case 'date':
-      return <DateInput {...common} />;
     case 'datetime':
-      return <DateTimeInput {...common} />;
+      // the app's format and the UI language, not the browser's (DateInput.tsx)
+      return <DateInput source={field.name} label={label} readOnly={readOnly} withTime={field.type === 'datetime'} testId={`input-${field.name}`} />;
     case 'boolean':
       return <BooleanInput source={field.name} label={label} readOnly={readOnly} helperText={false} />;
     case 'code':

@@ -3,7 +3,7 @@
  * (read-only, system, create-only on update, or the whole record when its state forbids editing)
  * are shown read-only. The body is validated in the browser with the entity's generated create or
  * update schema (the server checks the same one) and saved through the dataProvider; server field
- * errors land on their inputs.
+ * errors land on their inputs. The saved record (new version) replaces the old one in every cache.
  */
 import { useMemo, type ReactElement, type ReactNode } from 'react';
 import { Box } from '@mui/material';
@@ -13,6 +13,7 @@ import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
 import { formErrorsOf, useNotifyError } from '../errors.ts';
 import { makeValidate, toBody } from '../formBody.ts';
 import { isCreatable, isUpdatable, schemasOf } from '../meta.ts';
+import { useFreshRecords } from '../freshRecords.ts';
 import { FieldInput } from './FieldInput.tsx';
 
 export interface RecordFormProps {
@@ -33,6 +34,7 @@ export function RecordForm({ entity, fieldNames, record, canSave, onSaved, butto
   const notify = useNotify();
   const notifyError = useNotifyError();
   const translate = useTranslate();
+  const fresh = useFreshRecords();
   const mode = record ? 'update' : 'create';
   const fields = useMemo(() => fieldNames.map((n) => entity.fields[n]).filter((f): f is CompiledField => !!f), [entity, fieldNames]);
   const writable = useMemo(() => (canSave ? fields.filter((f) => (mode === 'create' ? isCreatable(f) : isUpdatable(f))) : []), [fields, mode, canSave]);
@@ -50,6 +52,8 @@ export function RecordForm({ entity, fieldNames, record, canSave, onSaved, butto
     const data = { ...toBody(values, writable, mode), ...extra };
     try {
       const res = record ? await dp.update(entity.resource, { id: record.id, data, previousData: record }) : await dp.create(entity.resource, { data });
+      // the page goes on with the saved record and its new version (freshRecords.ts)
+      fresh(entity.resource, res.data as RaRecord);
       notify('message.saveSuccess', { type: 'success' });
       onSaved(res.data as RaRecord);
       return undefined;

@@ -10,6 +10,7 @@ import { Box, Button, Checkbox, FormControlLabel, MenuItem, TextField } from '@m
 import { useNotify, useTranslate } from 'react-admin';
 import type { CompiledEntity, CompiledFilter, CompiledScreen } from '../../../../codegen/runtime/model.ts';
 import { codeLabelKey, metadata } from '../meta.ts';
+import { DatePickerField } from '../form/DateInput.tsx';
 
 export type FilterValues = Record<string, unknown>;
 
@@ -29,11 +30,30 @@ export function cleanFilter(values: FilterValues): FilterValues {
 /** Does the filter hold a real search condition (the 'including deleted' switch is none)? */
 export const hasCondition = (values: FilterValues): boolean => Object.entries(values).some(([k, v]) => k !== INCLUDE_DELETED && isSet(v));
 
+/**
+ * The range filters whose start is after their end ("Start date must not be after end date",
+ * spec point 5): the search refuses them with the message the server would answer (400
+ * error.dateRange / error.numberRange, server/engine/query.ts), and their inputs show red.
+ */
+export function invertedRanges(screen: CompiledScreen, entity: CompiledEntity, values: FilterValues): { field: string; code: string }[] {
+  return screen.filters
+    .filter((f) => f.op === 'range' && isSet(values[`${f.field}_gte`]) && isSet(values[`${f.field}_lte`]))
+    .flatMap((f) => {
+      const dated = ['date', 'datetime'].includes(entity.fields[f.field]?.type ?? '');
+      const from = values[`${f.field}_gte`];
+      const to = values[`${f.field}_lte`];
+      const wrong = dated ? String(from).slice(0, 10) > String(to).slice(0, 10) : Number(from) > Number(to);
+      return wrong ? [{ field: f.field, code: dated ? 'error.dateRange' : 'error.numberRange' }] : [];
+    });
+}
+
 export interface FilterBarProps {
   screen: CompiledScreen;
   entity: CompiledEntity;
   applied: FilterValues;
   onApply: (values: FilterValues) => void;
+  /** Reset: clears the draft, the applied search and the list's stored parameters, and queries again */
+  onReset: () => void;
   /** the search button is a permission button */
   canSearch: boolean;
   /** offer 'including deleted' */
@@ -42,7 +62,7 @@ export interface FilterBarProps {
 
 const inputSx = { width: 170 } as const;
 
-export function FilterBar({ screen, entity, applied, onApply, canSearch, canIncludeDeleted }: FilterBarProps): ReactElement | null {
+export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch, canIncludeDeleted }: FilterBarProps): ReactElement | null {
   const translate = useTranslate();
   const notify = useNotify();
   const [draft, setDraft] = useState<FilterValues>(applied);
@@ -53,15 +73,23 @@ export function FilterBar({ screen, entity, applied, onApply, canSearch, canIncl
   const [more, setMore] = useState(extraInUse);
   const set = (key: string, v: unknown) => setDraft((d) => ({ ...d, [key]: v }));
 
+  const inverted = invertedRanges(screen, entity, draft);
   const search = () => {
     const values = cleanFilter(draft);
+    if (inverted.length) {
+      notify(inverted[0].code, { type: 'warning' });
+      return;
+    }
     if (screen.requireFilter && !hasCondition(values)) {
       notify('error.searchConditionRequired', { type: 'warning' });
       return;
     }
     onApply(values);
   };
-  const reset = () => setDraft({});
+  const reset = () => {
+    setDraft({});
+    onReset();
+  };
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'Enter' && canSearch) search();
   };
@@ -71,9 +99,10 @@ export function FilterBar({ screen, entity, applied, onApply, canSearch, canIncl
   const one = (f: CompiledFilter): ReactElement[] => {
     const field = entity.fields[f.field];
     const label = translate(f.labelKey, { _: f.field });
-    const text = (key: string, lbl: string, type = 'text') => (
+    const text = (key: string, lbl: string, type = 'text', error = false) => (
       <TextField
         key={key}
+        error={error}
         size="small" variant="outlined"
         label={lbl}
         type={type}
@@ -81,12 +110,19 @@ export function FilterBar({ screen, entity, applied, onApply, canSearch, canIncl
         onChange={(e) => set(key, e.target.value)}
         onKeyDown={onKey}
         sx={inputSx}
-        slotProps={{ inputLabel: type === 'date' ? { shrink: true } : undefined, htmlInput: { 'data-testid': `filter-${key}` } }}
+        slotProps={{ htmlInput: { 'data-testid': `filter-${key}` } }}
       />
     );
     if (f.op === 'range') {
-      const type = field?.type === 'date' || field?.type === 'datetime' ? 'date' : 'number';
-      return [text(`${f.field}_gte`, `${label} ${translate('ui.from')}`, type), text(`${f.field}_lte`, `${label} ${translate('ui.to')}`, type)];
+      const wrong = inverted.find((x) => x.field === f.field);
+      if (field?.type === 'date' || field?.type === 'datetime') {
+        // a range of days, also on a date-time column (the server takes the end day whole)
+        const date = (key: string, lbl: string) => (
+          <DatePickerField key={key} value={draft[key]} onChange={(v) => set(key, v)} label={lbl} testId={`filter-${key}-field`} inputTestId={`filter-${key}`} sx={inputSx} onKeyDown={onKey} error={!!wrong} />
+        );
+        return [date(`${f.field}_gte`, `${label} ${translate('ui.from')}`), date(`${f.field}_lte`, `${label} ${translate('ui.to')}`)];
+      }
+      return [text(`${f.field}_gte`, `${label} ${translate('ui.from')}`, 'number', !!wrong), text(`${f.field}_lte`, `${label} ${translate('ui.to')}`, 'number', !!wrong)];
     }
     if (field?.type === 'code' && field.codeTable) {
       const values = metadata.codeTables[field.codeTable]?.values ?? [];

@@ -8,7 +8,7 @@
  * screen (several screens share one resource, e.g. the three order lists), so it survives
  * navigation between tabs of the shell and is cleared at logout with the rest of the Store.
  */
-import { useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { Box, IconButton, Paper, Tab, Tabs, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { ListBase, Pagination, useListContext, useNavigate, useStore, useTranslate, type RaRecord } from 'react-admin';
@@ -100,6 +100,26 @@ function TabLabel({ labelKey, ...rest }: { value: string; labelKey: string }): R
   return <Tab {...rest} label={translate(labelKey)} sx={{ minHeight: 36, py: 0 }} data-testid={`tab-${rest.value}`} />;
 }
 
+/**
+ * A selection belongs to the rows on screen: it is dropped when the list opens (the Store keeps it
+ * across navigation and reloads), when the search, tab, sort or page changes (`paramsKey`), and
+ * rows that a refetch no longer shows leave it; toolbar buttons never act on invisible rows.
+ */
+function useSelectionOfVisibleRows(ctx: ReturnType<typeof useListContext>, paramsKey: string): void {
+  const { data, selectedIds, onSelect, onUnselectItems } = ctx;
+  const latest = useRef({ selectedIds, onSelect, onUnselectItems });
+  latest.current = { selectedIds, onSelect, onUnselectItems };
+  useEffect(() => {
+    latest.current.onUnselectItems();
+  }, [paramsKey]);
+  useEffect(() => {
+    if (!data) return;
+    const visible = new Set(data.map((r) => String(r.id)));
+    const { selectedIds: ids, onSelect: select } = latest.current;
+    if (ids.some((id) => !visible.has(String(id)))) select(ids.filter((id) => visible.has(String(id))));
+  }, [data]);
+}
+
 interface BodyProps {
   screen: CompiledScreen;
   entity: CompiledEntity;
@@ -114,7 +134,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
   const navigate = useNavigate();
   const theme = useTheme();
   const ctx = useListContext();
-  const { data, isPending, selectedIds, onToggleItem, onSelect, onUnselectItems, sort, setSort, setPage, page, perPage } = ctx;
+  const { data, isPending, selectedIds, onToggleItem, onSelect, onUnselectItems, sort, setSort, setPage, page, perPage, refetch } = ctx;
   const res = entity.resource;
   const editScreen = screenByName(screen.editScreen);
   const hasForm = screen.form.length > 0;
@@ -125,17 +145,31 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
   const runner = useActionRunner(entity, useCallback(() => onUnselectItems(), [onUnselectItems]));
   const relation = fileRelation(screen);
   const files = useFileOps(relation?.resource ?? res);
-  const columns = useLeanColumns(entity, screen.columns, !!editScreen);
-
   const rows = (enabled ? (data ?? []) : []) as LeanRecord[];
+  const columns = useLeanColumns(entity, screen.columns, !!editScreen, rows);
+
   const selectedSet = useMemo(() => new Set(selectedIds.map(String)), [selectedIds]);
   const selected = useMemo(() => (data ?? []).filter((r) => selectedSet.has(String(r.id))), [data, selectedSet]);
+
+  useSelectionOfVisibleRows(ctx, JSON.stringify([applied, permanent, sort, page, perPage]));
 
   const apply = (v: FilterValues) => {
     onUnselectItems();
     setCurrent(null);
     setPage(1);
     setApplied(v);
+  };
+  // Reset clears the search, the list's stored parameters (sort, page) and asks again: an export
+  // or a reload afterwards sees no trace of the old filter
+  const defaultSort = screen.defaultSort ?? entity.defaultSort;
+  const reset = () => {
+    onUnselectItems();
+    setCurrent(null);
+    const unchanged = !Object.keys(applied).length && page === 1 && sort.field === defaultSort.field && sort.order === defaultSort.order;
+    setApplied(EMPTY);
+    setSort(defaultSort);
+    setPage(1);
+    if (unchanged && enabled) void refetch();
   };
   const onSort = useCallback((field: string) => setSort({ field, order: sort.field === field && sort.order === 'ASC' ? 'DESC' : 'ASC' }), [sort, setSort]);
 
@@ -173,6 +207,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
         entity={entity}
         applied={applied}
         onApply={apply}
+        onReset={reset}
         canSearch={mayButton(screen, 'search', res, 'search')}
         canIncludeDeleted={canIncludeDeleted}
       />

@@ -1,10 +1,13 @@
 /**
  * The buttons above a list: add, edit, delete, the entity actions, upload (to the file child of
  * the chosen row) and export. A button exists only when the screen declares it and the user holds
- * the permission; record buttons are enabled only when every selected row's state allows them.
+ * the permission. A record button pressed with no row selected, or with several where it takes
+ * one, answers with the spec's messages (error.noRecordSelected, error.onlyOneRecord: spec points
+ * 5 and 8); it is disabled only when a selected row's state forbids it, and then its tooltip says
+ * why (the state message the server would answer).
  */
 import { useState, type ReactElement } from 'react';
-import { Box, Button, Typography } from '@mui/material';
+import { Box, Button, Tooltip, Typography } from '@mui/material';
 import { Confirm, useDataProvider, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import type { CompiledAction, CompiledEntity, CompiledScreen } from '../../../../codegen/runtime/model.ts';
 import type { PortalDataProvider } from '../../providers/dataProvider.ts';
@@ -41,9 +44,7 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
 
   const canAdd = !!p.onAdd && mayButton(screen, 'add', res, 'create');
   const showEdit = !!p.onEdit && mayButton(screen, 'edit', res, 'edit');
-  const canEditOne = showEdit && !!one && mayButton(screen, 'edit', res, 'edit', one);
   const showDelete = mayButton(screen, 'delete', res, 'delete');
-  const canDelete = showDelete && selected.length > 0 && selected.every((r) => mayButton(screen, 'delete', res, 'delete', r));
   const showExport = mayButton(screen, 'export', res, 'export');
   const showUpload = !!p.uploadInput;
 
@@ -72,32 +73,54 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
     }
   };
 
-  const btn = (key: string, label: string, onClick: () => void, enabled = true, variant: 'contained' | 'outlined' = 'outlined') => (
-    <Button key={key} size="small" variant={variant} disabled={!enabled || busy} onClick={onClick} data-testid={`btn-${key}`}>
-      {label}
-    </Button>
-  );
+  /** `forbidden`: the i18n key of why a selected row's state refuses the button (disabled, shown as its tooltip) */
+  const btn = (key: string, label: string, onClick: () => void, forbidden?: string, variant: 'contained' | 'outlined' = 'outlined') => {
+    const button = (
+      <Button key={key} size="small" variant={variant} disabled={!!forbidden || busy} onClick={onClick} data-testid={`btn-${key}`}>
+        {label}
+      </Button>
+    );
+    if (!forbidden) return button;
+    // a disabled button fires no events: the tooltip listens on a wrapper
+    return (
+      <Tooltip key={key} title={translate(forbidden)} arrow>
+        <span data-testid={`btn-${key}-reason`}>{button}</span>
+      </Tooltip>
+    );
+  };
+  /** Runs `run` on the selection when its size suits the button, otherwise says what is wrong. */
+  const withSelection = (many: boolean, run: (rows: readonly RaRecord[]) => void) => () => {
+    if (!selected.length) notify('error.noRecordSelected', { type: 'warning' });
+    else if (!many && selected.length > 1) notify('error.onlyOneRecord', { type: 'warning' });
+    else run(selected);
+  };
+  const stateForbids = (allowed: (r: RaRecord) => boolean, key: string): string | undefined => (selected.length && !selected.every(allowed) ? key : undefined);
 
   const actionButtons = actions
     .filter((a) => mayAction(screen, res, a))
     .map((a) => {
       if (a.collection) return btn(a.name, translate(a.labelKey), () => p.onAction(a, []));
-      const enabled = selected.length > 0 && (a.bulk || selected.length === 1) && selected.every((r) => mayAction(screen, res, a, r));
-      return btn(a.name, translate(a.labelKey), () => p.onAction(a, selected), enabled);
+      return btn(a.name, translate(a.labelKey), withSelection(a.bulk, (rows) => p.onAction(a, rows)), stateForbids((r) => mayAction(screen, res, a, r), a.illegalTransitionKey));
     });
 
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }} data-testid="list-toolbar">
-      {canAdd && btn('add', translate('button.add'), () => p.onAdd!(), true, 'contained')}
-      {showEdit && btn('edit', translate('button.edit'), () => p.onEdit!(one!), canEditOne)}
-      {showDelete && btn('delete', translate('button.delete'), () => setConfirmDelete(true), canDelete)}
+      {canAdd && btn('add', translate('button.add'), () => p.onAdd!(), undefined, 'contained')}
+      {showEdit && btn('edit', translate('button.edit'), withSelection(false, (rows) => p.onEdit!(rows[0])), stateForbids((r) => mayButton(screen, 'edit', res, 'edit', r), 'error.editNotAllowed'))}
+      {showDelete && btn('delete', translate('button.delete'), withSelection(true, () => setConfirmDelete(true)), stateForbids((r) => mayButton(screen, 'delete', res, 'delete', r), 'error.deleteNotAllowed'))}
       {actionButtons}
-      {showUpload && (
-        <Button size="small" variant="outlined" component="label" disabled={!one || busy || (p.uploadAllowed && !p.uploadAllowed(one))} data-testid="btn-upload">
-          {translate('button.upload')}
-          {one && p.uploadInput!(one)}
-        </Button>
-      )}
+      {showUpload &&
+        (one && !(p.uploadAllowed && !p.uploadAllowed(one)) ? (
+          <Button size="small" variant="outlined" component="label" disabled={busy} data-testid="btn-upload">
+            {translate('button.upload')}
+            {p.uploadInput!(one)}
+          </Button>
+        ) : one ? (
+          // the chosen row's state takes no files (a confirmed receipt keeps its document)
+          btn('upload', translate('button.upload'), () => undefined, 'error.fileNotAllowed')
+        ) : (
+          btn('upload', translate('button.upload'), withSelection(false, () => undefined))
+        ))}
       {showExport && btn('export', translate('button.export'), () => void doExport())}
       {selected.length > 0 && (
         <Typography variant="caption" color="text.secondary" data-testid="selected-count">

@@ -31,12 +31,12 @@ const PREVIEWABLE = /^(image\/|application\/pdf)/;
 export function RelatedList({ screen, relation, parentId, parent, readOnly }: RelatedListProps): ReactElement | null {
   const translate = useTranslate();
   const entity = entityOfResource(relation.resource);
-  const columns = useLeanColumns(entity, relation.columns);
   const { data, isPending } = useGetList(relation.resource, {
     filter: { [relation.target]: parentId },
     pagination: { page: 1, perPage: metadata.app.maxPageSize },
     sort: entity?.defaultSort ?? { field: 'id', order: 'ASC' },
   });
+  const columns = useLeanColumns(entity, relation.columns, false, data as LeanRecord[] | undefined);
   const files = useFileOps(relation.resource);
   const isFile = !!entity?.file;
   const filesMayChange = !readOnly && parentTakesFiles(entity, parent);

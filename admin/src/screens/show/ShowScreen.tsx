@@ -11,6 +11,7 @@ import type { CompiledScreen } from '../../../../codegen/runtime/model.ts';
 import { mayAction } from '../access.ts';
 import { useActionRunner } from '../actions/useActionRunner.tsx';
 import { makeFormatter } from '../format.ts';
+import { useReferenceTitles } from '../references.ts';
 import { actionsForButtons, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
@@ -27,15 +28,19 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
   const listScreen = screenByName(screen.listScreen);
   const res = entity.resource;
   const actions = actionsForButtons(entity, screen.buttons).filter((a) => !a.collection && mayAction(screen, res, a));
+  const shownFields = useMemo(() => screen.columns.map((c) => c.field), [screen]);
+  const titles = useReferenceTitles(entity, shownFields, useMemo(() => (record ? [record] : undefined), [record]));
   const items = useMemo(
     () =>
       screen.columns.map((c) => ({
         key: c.field,
         label: translate(c.labelKey, { _: c.field }),
-        fmt: makeFormatter(entity.fields[c.field], c.format, translate, locale),
-        wide: (entity.fields[c.field]?.maxLength ?? 0) >= 500,
+        fmt: makeFormatter(entity.fields[c.field], c.format, translate, locale, titles[c.field]),
+        // long texts (and JSON such as an interface message's payload) take the whole row
+        wide: (entity.fields[c.field]?.maxLength ?? 0) >= 500 || entity.fields[c.field]?.type === 'text' || c.format === 'json',
+        mono: c.format === 'json',
       })),
-    [screen, entity, translate, locale],
+    [screen, entity, translate, locale, titles],
   );
 
   const backButton = (
@@ -57,7 +62,7 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
                 <Typography component="dt" variant="body2" color="text.secondary" sx={{ flex: '0 0 auto', minWidth: 96 }}>
                   {it.label}
                 </Typography>
-                <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>
+                <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word', whiteSpace: 'pre-wrap', ...(it.mono ? { fontFamily: 'monospace', fontSize: 12, maxHeight: 360, overflow: 'auto', flex: 1 } : {}) }}>
                   {it.fmt(record[it.key]) || '—'}
                 </Typography>
               </Box>

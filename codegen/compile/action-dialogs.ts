@@ -3,10 +3,10 @@
  * bulk call gives per record, edited in a grid, each pre-filled from a record field), `show`
  * (record fields shown read-only), `supplierFields` (which of the suppliers a row names may run
  * it) and the entity's `identifyBy` (the fields that name one record in messages about several).
- * Kept apart from compile.ts, which calls it once per entity.
+ * Kept apart from compile/entities.ts, which calls it once per entity.
  */
-import { ptr } from './load.ts';
-import type { CompiledEntity, CompiledField } from './runtime/model.ts';
+import { ptr } from '../load.ts';
+import type { CompiledEntity, CompiledField } from '../runtime/model.ts';
 
 interface RawDialogParts {
   identifyBy?: string[];

@@ -1,11 +1,11 @@
 /**
  * View entities (metadata "view"): read-only entities computed from another entity by grouping
  * its rows, such as the settlement report (totals per supplier, period and status). Checked and
- * compiled here; compile.ts calls it once every entity is compiled (the source may come later).
+ * compiled here; compile/entities.ts calls it once every entity is compiled (the source may come later).
  * The database view itself is made by codegen/runtime/dialect.ts (viewDef) and server/db/migrate.ts.
  */
-import { ptr } from './load.ts';
-import type { CompiledEntity } from './runtime/model.ts';
+import { ptr } from '../load.ts';
+import type { CompiledEntity } from '../runtime/model.ts';
 
 type Err = (file: string, pointer: string, detail: string) => void;
 interface RawView { from: string; groupBy: string[]; aggregates: Record<string, { fn: 'count' | 'sum'; field?: string }> }

@@ -1,10 +1,10 @@
 /**
  * `file.parentStates` of a file entity: the parent states (scope.parent's entity) in which its
  * files may be added, replaced or deleted, compiled from code keys to stored codes. Kept apart
- * from compile.ts, which calls it once every entity is compiled (the parent may come later).
+ * from compile/entities.ts, which calls it once every entity is compiled (the parent may come later).
  */
-import { ptr } from './load.ts';
-import type { CompiledEntity } from './runtime/model.ts';
+import { ptr } from '../load.ts';
+import type { CompiledEntity } from '../runtime/model.ts';
 
 type Err = (file: string, pointer: string, detail: string) => void;
 type CodeOf = (file: string, pointer: string, table: string, key: unknown) => string;

@@ -1,0 +1,123 @@
+/**
+ * The outbox with TWO server processes (forked tests/support/serve-process.ts, each running its
+ * dispatcher loop) over ONE database (SQLite file or PostgreSQL): no message is sent twice. The
+ * messages are written first (the engine's own ship action, plus the demo data's waiting ones),
+ * then both processes start and race for them. The receiver holds the first call it gets until a
+ * second one is in flight: since a dispatcher sends one batch at a time, the second call can only
+ * come from the other process, so the test knows both claimed at the same moment, and that the
+ * leases (SQLite: the IMMEDIATE claim; PostgreSQL: FOR UPDATE SKIP LOCKED) kept them apart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { targetOf } from '../../server/app.ts';
+import { openDb } from '../../server/db/open.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import type { Db } from '../../server/db/types.ts';
+import { Engine, type HandlerTable } from '../../server/engine/engine.ts';
+import type { HookTable } from '../../server/engine/hooks.ts';
+import { hooks } from '../../server/hooks/index.ts';
+import { metadata, migrations, schemas, tables } from '../../server/generated/index.ts';
+import { handlers } from '../../server/handlers/index.ts';
+import { seedDatabase } from '../../server/seed/index.ts';
+import { RowWriter } from '../../server/seed/writer.ts';
+import { SEED_SENDER } from '../../server/seed/interfaces.ts';
+import { TEST_PARAMS } from '../../server/engine/passwords.ts';
+import { principalOf } from '../bench/list-cases.ts';
+import { startServeProcess, type ServeProcess } from '../support/serve-process.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { BACKEND, TEST_SECRET, code, testDatabase } from './helpers.ts';
+
+type Row = Record<string, unknown>;
+let dir = '';
+let drop: () => Promise<void> = async () => undefined;
+let db: Db | undefined;
+let rx: Receiver | undefined;
+const procs: ServeProcess[] = [];
+/** a call was answered only once two were in flight at the same time */
+let overlapped = false;
+const SHIPPED = 90;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'portal-outbox-procs-'));
+  const database = await testDatabase(dir);
+  drop = database.drop;
+  db = await openDb(targetOf(database.options));
+  await migrate(db, tables[db.kind], migrations);
+  await seedDatabase(db, metadata, { hashParams: TEST_PARAMS });
+  // 90 shipped lines: the engine's ship action writes their messages, as a request would
+  const ids = await RowWriter.write(db, metadata, (w) =>
+    Array.from({ length: SHIPPED }, (_, i) =>
+      w.insert('order', {
+        orderNo: `OP${String(i).padStart(6, '0')}`, itemNo: 1, partsCode: '8E0-615-301-A', orderQty: 10, shippedQty: 0, unsentQty: 10, thisShipmentQty: 10,
+        status: code('purchaseOrderStatus', 'confirmed'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001',
+      }),
+    ),
+  );
+  const engine = new Engine(db, metadata, schemas, handlers as unknown as HandlerTable, hooks as unknown as HookTable);
+  await engine.action(principalOf('supplier', { supplierCode: 'S001' }), metadata.entities.order, 'ship', null, { ids, shipQty: 1 });
+
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  rx = await startReceiver(async () => {
+    inFlight++;
+    if (inFlight >= 2 && !overlapped) {
+      overlapped = true;
+      for (const w of waiting.splice(0)) w();
+    }
+    // the first call waits for a second one (a bound keeps a broken dispatcher from hanging the test)
+    if (!overlapped) await Promise.race([new Promise<void>((r) => waiting.push(r)), sleep(20_000)]);
+    inFlight--;
+    return { status: 200, body: { ok: true } };
+  });
+  const endpoints = Object.fromEntries(Object.keys(metadata.outbox!.interfaces).map((c) => [c, { url: `${rx!.base}/${c}` }]));
+  const options = { ...database.options, jwtSecret: TEST_SECRET, hashParams: TEST_PARAMS, migrate: false, outbox: { enabled: true, intervalMs: 20, endpoints, env: {} } };
+  const started = await Promise.allSettled([startServeProcess(options), startServeProcess(options)]);
+  for (const s of started) if (s.status === 'fulfilled') procs.push(s.value);
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+});
+
+afterAll(async () => {
+  const steps: (() => Promise<unknown>)[] = [
+    () => Promise.all(procs.map((p) => p.stop())),
+    async () => rx?.close(),
+    async () => db?.close(),
+    () => drop(),
+    async () => dir && rmSync(dir, { recursive: true, force: true }),
+  ];
+  const errors: unknown[] = [];
+  for (const s of steps) await s().catch((err: unknown) => errors.push(err));
+  if (errors.length) throw errors[0];
+});
+
+describe(`the outbox with two server processes over one ${BACKEND} database`, () => {
+  it('sends every message exactly once, each in one attempt, by both processes at the same time', async () => {
+    const status = (key: string) => metadata.codeTables.interfaceMessageStatus.values.find((v) => v.key === key)!.code;
+    const waitingCount = async () => Number((await db!.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status IN (?, ?) AND next_attempt_at <= ?`, [status('pending'), status('unconfigured'), new Date().toISOString()]))!.n);
+    // until the processes are done (bounded, so a broken dispatcher fails here rather than hang)
+    for (let i = 0; i < 600 && (await waitingCount()) > 0; i++) await sleep(100);
+    expect(await waitingCount()).toBe(0);
+
+    const sent = await db!.all<Row>(`SELECT id, idempotency_key, attempts, interface_code FROM interface_message WHERE status = ?`, [status('sent')]);
+    const shipped = sent.filter((m) => m.interface_code === 'INTF0001');
+    expect(shipped.length).toBeGreaterThanOrEqual(SHIPPED);
+    expect(overlapped, 'both processes had a call in flight at the same time').toBe(true);
+    // exactly once: one attempt per message, each key taken once, no duplicate delivery at all
+    const twice = await db!.all<Row>(`SELECT message_id, COUNT(*) AS n FROM interface_attempt WHERE sender <> ? GROUP BY message_id HAVING COUNT(*) <> 1`, [SEED_SENDER]);
+    expect(twice).toEqual([]);
+    const attemptedNow = Number((await db!.get<{ n: number }>(`SELECT COUNT(DISTINCT message_id) AS n FROM interface_attempt WHERE sender <> ?`, [SEED_SENDER]))!.n);
+    expect(attemptedNow).toBe(rx!.taken.size);
+    const newlySent = sent.filter((m) => rx!.taken.has(String(m.idempotency_key)));
+    for (const m of newlySent) expect(rx!.taken.get(String(m.idempotency_key)), String(m.idempotency_key)).toBe(1);
+    expect(rx!.duplicates).toEqual([]);
+    const delivered = rx!.batches.flatMap((b) => b.body.messages.map((x) => x.idempotencyKey));
+    expect(new Set(delivered).size).toBe(delivered.length);
+    // both processes sent, and no batch was larger than its interface allows
+    const senders = await db!.all<Row>(`SELECT DISTINCT sender FROM interface_attempt WHERE sender <> ?`, [SEED_SENDER]);
+    expect(senders).toHaveLength(2);
+    for (const b of rx!.batches) expect(b.body.messages.length).toBeLessThanOrEqual(metadata.outbox!.interfaces[b.body.interface].batchLimit);
+  });
+});
