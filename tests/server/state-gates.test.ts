@@ -89,6 +89,8 @@ describe('decisions that send something back take a reason', () => {
   });
 
   it('internal staff return a stock adjustment with the reason (audit note)', async () => {
+    // an adjustment names a part of the supplier's child-part stock at this PDC (metadata lookup)
+    await insert('childPartStock', { partsCode: 'C-RT', supplierCode: 'S001', warehouseCode: 'PDC01', demandQty: 0, stockQty: 0, availableQty: 0, totalStockQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
     const a = (await call('POST', '/api/stock-adjustments', sup, { partsCode: 'C-RT', adjustQty: 2, adjustType: code('adjustType', 'adjustAccount'), reason: '盘点' })).json();
     await call('POST', `/api/stock-adjustments/${a.id}/actions/submit`, sup, {});
     const none = await call('POST', `/api/stock-adjustments/${a.id}/actions/return`, staff, {});
