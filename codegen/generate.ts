@@ -53,6 +53,9 @@ async function typesModule(meta: CompiledMetadata, schemas: ReturnType<typeof al
     for (const a of Object.keys(s.actions).sort()) {
       const n = `${pascal(e.name)}${pascal(a)}Input`;
       out.push(await toTs(strip(s.actions[a], n), n, opts));
+      // the complete input of one record (shared values and its perRecord entry): ctx.inputOf(record)
+      const rs = s.recordInputs?.[a];
+      if (rs) out.push(await toTs(strip(rs, `${pascal(e.name)}${pascal(a)}RecordInput`), `${pascal(e.name)}${pascal(a)}RecordInput`, opts));
     }
   }
   // code tables as constant objects: ClaimStatus.unaudited === '1'
@@ -80,7 +83,8 @@ function handlersModule(meta: CompiledMetadata): string {
       const key = `${e.name}.${a.name}`;
       names.push(key);
       const input = `T.${pascal(e.name)}${pascal(a.name)}Input`;
-      lines.push(`  ${JSON.stringify(key)}: ${a.collection ? `CollectionHandler<${input}>` : `ActionHandler<T.${pascal(e.name)}, ${input}>`};`);
+      const perRecord = a.perRecord ? `, T.${pascal(e.name)}${pascal(a.name)}RecordInput` : '';
+      lines.push(`  ${JSON.stringify(key)}: ${a.collection ? `CollectionHandler<${input}>` : `ActionHandler<T.${pascal(e.name)}, ${input}${perRecord}>`};`);
     }
   }
   lines.push('}', '', `export const HANDLER_NAMES = ${JSON.stringify(names, null, 2)} as const;`, '');

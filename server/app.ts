@@ -21,7 +21,7 @@ import type { ScryptParams } from './engine/passwords.ts';
 import type { Profile } from '../codegen/runtime/model.ts';
 import errorsPlugin from './plugins/errors.ts';
 import authPlugin from './plugins/auth.ts';
-import fileStorePlugin, { createDatabaseStore, createDirectoryStore } from './plugins/file-store.ts';
+import fileStorePlugin, { fileStoreFor } from './plugins/file-store.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import connectRoutes from './routes/connect.ts';
 import resourceRoutes from './routes/resources.ts';
@@ -157,7 +157,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
   });
   await app.register(multipart, { limits: { fileSize: 1024 * 1024, files: 1, fields: 20, fieldSize: 2000, parts: 25, headerPairs: 100 } });
-  const store = opts.filesDir && db.kind === 'sqlite' ? createDirectoryStore(opts.filesDir) : createDatabaseStore(db);
+  const store = fileStoreFor(db, opts.filesDir);
   await app.register(fileStorePlugin, { store });
   await app.register(authPlugin, { db, secret: opts.jwtSecret, ...(opts.mfaRequiredFor ? { mfaRequiredFor: opts.mfaRequiredFor } : {}) });
   // per address (login, profile) and per user (writes), counted in the database: shared by every process

@@ -22,13 +22,14 @@ export async function prepare(config: Config): Promise<string> {
   const { migrate } = await import('./db/migrate.ts');
   const { metadata, tables, migrations } = await import('./generated/index.ts');
   const { isEmpty, seedDatabase, seedNewTables } = await import('./seed/index.ts');
+  const { fileStoreFor } = await import('./plugins/file-store.ts');
   const db = await openDb(config.database);
   try {
     // every step on a line of its own (migrate.ts MigrateReport.steps)
     const report = await migrate(db, tables[db.kind], migrations, { log: (line) => log(`database ${describeTarget(config.database)}: ${line}`) });
     if (config.seed === 'demo' && (await isEmpty(db))) {
       const t0 = performance.now();
-      await seedDatabase(db, metadata);
+      await seedDatabase(db, metadata, { files: fileStoreFor(db, config.filesDir) });
       log(`demo data written to ${describeTarget(config.database)} in ${Math.round(performance.now() - t0)} ms`);
     } else if (config.seed === 'demo' && report.created.length) {
       // an entity added to a portal that has demo data gets demo rows of its own (seed/generic.ts)

@@ -4,6 +4,9 @@
  * keys, indexes, sort, grant conditions, editable/deletable states) exists and has the right type;
  * actions compiled (actions.ts). Two passes: names first, so refs can point forward.
  */
+import { compileActionDialogs } from './action-dialogs.ts';
+import { compileFileParentStates } from './file-parent.ts';
+import { compileView } from './view-entities.ts';
 import { ptr, type SourceFile } from '../load.ts';
 import { checkFileSize } from '../numeric-ranges.ts';
 import { HOOKS, OPERATIONS, type CompiledAccess, type CompiledEntity, type CompiledField, type CompiledGrant, type CompiledRule, type Operation, type Profile } from '../runtime/model.ts';
@@ -56,6 +59,13 @@ export function compileEntities(ctx: CompileContext, rules: Record<string, Compi
     if (tables.has(table)) err(f.file, '/table', `table "${table}" is already used by entity "${tables.get(table)}"`);
     tables.set(table, name);
     entities[name] = compileEntity(ctx, env, access, f.file, name, table, e);
+  }
+  // what needs every entity compiled first: dialogs (perRecord, show, supplierFields, identifyBy),
+  // the parent states files follow, view entities over their source
+  for (const [name, { f, e }] of rawEntities) {
+    compileActionDialogs(f.file, e, entities[name], err);
+    compileFileParentStates(f.file, e, entities[name], entities, err, ctx.codeOf);
+    compileView(f.file, e as Parameters<typeof compileView>[1], entities[name], entities, err);
   }
   return { entities, resources, files: new Map([...rawEntities].map(([n, { f }]) => [n, f.file])) };
 }

@@ -85,6 +85,15 @@ export interface CompiledAction {
   internal: boolean;
   /** the action takes one uploaded file checked against this file rule */
   upload?: { rule: string; template: boolean };
+  /**
+   * inputs a bulk call may give per record (`perRecord: { "<id>": { <input>: value } }`), in input
+   * order; `defaults`: input -> the record field whose value pre-fills it in the dialog
+   */
+  perRecord?: { fields: string[]; defaults: Record<string, string> };
+  /** record fields the dialog shows read-only */
+  show?: string[];
+  /** the supplier fields that name who may run it (a subset of scope.supplierFields; default all) */
+  supplierFields?: string[];
 }
 
 /** Lifecycle hooks an entity may declare (server/engine/hook-types.ts), in the order the engine calls them. */
@@ -97,6 +106,8 @@ export interface CompiledEntity {
   table: string;
   labelKey: string;
   titleField: string;
+  /** fields that together name one record in messages (default: [titleField]) */
+  identifyBy?: string[];
   statusField?: string;
   versioned: boolean;
   audit: boolean;
@@ -104,7 +115,8 @@ export interface CompiledEntity {
   scope: { supplierFields: string[]; warehouseField?: string; parent?: string };
   claimWarehouseOnly: boolean;
   public: boolean;
-  file?: { rule: string; overwriteKey: string[]; onUpload?: { action: string; setParent: Record<string, string> } };
+  /** parentStates: parent field -> stored codes in which files may be added, replaced or deleted */
+  file?: { rule: string; overwriteKey: string[]; onUpload?: { action: string; setParent: Record<string, string> }; parentStates?: Record<string, string[]> };
   fields: Record<string, CompiledField>;
   /** declared fields first, then the system fields */
   fieldOrder: string[];
@@ -115,6 +127,11 @@ export interface CompiledEntity {
   editableWhen: Record<string, string[]>;
   deletableWhen: Record<string, string[]>;
   actions: Record<string, CompiledAction>;
+  /**
+   * A read-only entity computed from another (a database view): one row per group of `from`'s rows
+   * by `groupBy` (fields of both), with aggregates (field -> COUNT(*) or SUM of a source field).
+   */
+  view?: { from: string; groupBy: string[]; aggregates: Record<string, { fn: 'count' | 'sum'; field?: string }> };
   /** lifecycle hooks of create/update/delete implemented in server/hooks/ (in HOOKS order) */
   hooks: HookName[];
   /** hints for the generic demo-data generator (server/seed/generic.ts); absent: its defaults */

@@ -14,8 +14,11 @@ import { BUSINESS_ENTITIES, seedBusiness } from './business.ts';
 import { INTERFACE_ENTITIES } from './interfaces.ts';
 import { SeedContext } from './context.ts';
 import { genericEntities, seedGeneric } from './generic.ts';
+import { seedClaimPhotos } from './claim-photos.ts';
+import type { FileStore } from '../plugins/file-store.ts';
 
-export interface SeedOptions { hashParams?: ScryptParams; scale?: number; seed?: number; now?: string }
+/** `files`: the portal's file store; with it the claims get their dealers' photos (stored files). */
+export interface SeedOptions { hashParams?: ScryptParams; scale?: number; seed?: number; now?: string; files?: FileStore }
 
 export const DEFAULT_SEED = 20261122;
 
@@ -36,6 +39,7 @@ export async function seedDatabase(db: Db, meta: CompiledMetadata, opts: SeedOpt
   const ctx = new SeedContext(w, meta, scale, seed);
   await ctx.withoutIndexes(generic.map((e) => e.name), () => seedGeneric(ctx, generic));
   await w.close();
+  if (opts.files) await seedClaimPhotos(db, meta, opts.files, opts.now ?? new Date().toISOString());
   for (const sql of db.dialect.afterBulkLoad) await db.exec(sql);
 }
 

@@ -58,12 +58,12 @@ describe('a screen button', () => {
 
   it('whose operation the entity grants to nobody is an error', async () => {
     edit('screens/order-search.json', (j) => j.buttons.push('add'));
-    await expectError('screens/order-search.json', '/buttons/2', /button "add" performs "create", which entity "order" grants to nobody/);
+    await expectError('screens/order-search.json', '/buttons/3', /button "add" performs "create", which entity "order" grants to nobody/);
   });
 
   it('that works on uploaded files, on an entity without any, is an error', async () => {
     edit('screens/order-search.json', (j) => j.buttons.push('upload'));
-    await expectError('screens/order-search.json', '/buttons/2', /button "upload" works on uploaded files, but no file entity has entity "order" as its scope.parent/);
+    await expectError('screens/order-search.json', '/buttons/3', /button "upload" works on uploaded files, but no file entity has entity "order" as its scope.parent/);
   });
 
   it('of an internal action backs nothing (the action has no route and no button)', async () => {

@@ -45,7 +45,7 @@ const app = await buildApp({
   mail: { smtpUrl: smtp.url, loop: true, pollMs: 250 },
   publicUrl: `http://127.0.0.1:${port}`,
 });
-await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS });
+await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS, files: app.fileStore });
 await addMailAccounts(app.db, metadata, TEST_PARAMS);
 app.addHook('onClose', () => smtp.close());
 await app.listen({ port, host: '127.0.0.1' });

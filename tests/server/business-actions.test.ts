@@ -174,7 +174,8 @@ describe('consulting-fee settlement', () => {
     expect(noOpinion.json().errors.opinion).toBe('validation.required');
     expect((await post(`/api/settlements/${sid}/actions/reject`, staff, { opinion: '金额有误' })).statusCode).toBe(200);
     expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([code('settlementLineStatus', 'toBeSettled'), code('settlementLineStatus', 'toBeSettled')]);
-    expect((await post(`/api/settlements/${sid}/actions/rejectRejection`, sup, {})).statusCode).toBe(200);
+    expect((await post(`/api/settlements/${sid}/actions/rejectRejection`, sup, {})).json().errors.objection).toBe('validation.required');
+    expect((await post(`/api/settlements/${sid}/actions/rejectRejection`, sup, { objection: '数量已核对无误' })).statusCode).toBe(200);
     expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([code('settlementLineStatus', 'inProgress'), code('settlementLineStatus', 'inProgress')]);
     const agree = await post(`/api/settlements/${sid}/actions/agree`, staff, { opinion: '同意' });
     expect(agree.json()).toMatchObject({ approvalStatus: code('settlementApprovalStatus', 'agreed'), approver: 'staff01' });

@@ -271,7 +271,7 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     // on the rejected ones: the objection (process 0) against initiating the same lines anew (process 1)
     if (!rejected.length) return;
     const races = await Promise.all(rejected.flatMap(({ ids, sid }) => [
-      call(0, 'POST', `/api/settlements/${sid}/actions/rejectRejection`, tokens.sup, {}),
+      call(0, 'POST', `/api/settlements/${sid}/actions/rejectRejection`, tokens.sup, { objection: '金额已核对' }),
       call(1, 'POST', '/api/settlement-lines/actions/initiate', tokens.sup, { ids }),
     ]));
     for (const [g, { ids, sid }] of rejected.entries()) {

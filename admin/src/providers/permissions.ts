@@ -70,6 +70,11 @@ function operationAllowed(e: CompiledEntity, op: Operation, user: PortalUser, re
 function actionAllowed(a: CompiledAction, user: PortalUser, record?: Record<string, unknown> | null): boolean {
   const g = grantFor(a.allow, user);
   if (!g || !matches(g.where, record)) return false;
+  // of the suppliers a row names, only those in the action's supplierFields may run it (e.g. the
+  // direct supplier ships); a record without those fields does not block (the server decides)
+  if (record && a.supplierFields && user.roleId !== 'admin' && metadata.access.profiles[user.profile]?.supplierScoped && a.supplierFields.some((f) => f in record)) {
+    if (!a.supplierFields.some((f) => record[f] !== undefined && record[f] !== null && String(record[f]) === String(user.departmentId ?? ''))) return false;
+  }
   // with a record, the action must also be legal in the record's state (DESIGN 3.10)
   if (record && a.statusField && a.from && record[a.statusField] !== undefined && record[a.statusField] !== null) {
     return a.from.includes(String(record[a.statusField]));
@@ -90,9 +95,12 @@ export function decide(params: AccessParams, user: PortalUser | null): boolean {
   if (e.claimWarehouseOnly && !user.isClaimWarehouse && user.roleId !== 'admin') return false;
   const { action, record } = params;
   const act = findAction(e, action);
-  if (act) return actionAllowed(act, user, record);
+  // a soft-deleted record is read-only: no action, edit or delete (the server answers error.recordDeleted)
+  const deleted = !!(e.softDelete && record && record[e.softDelete] === true);
+  if (act) return !deleted && actionAllowed(act, user, record);
   const op = RA_ACTIONS[action] ?? metadata.access.buttons[action]?.operation;
   if (!op) return user.roleId === 'admin';
+  if (deleted && op !== 'read' && op !== 'export') return false;
   return operationAllowed(e, op, user, record);
 }
 
