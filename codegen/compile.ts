@@ -45,8 +45,12 @@ interface RawField {
 }
 interface RawAction {
   labelKey?: string; statusField?: string; from?: string[]; to?: string | string[]; allow: RawGrant; button?: string;
-  input?: Record<string, RawField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string; internal?: boolean; upload?: { rule: string; template?: boolean };
+  input?: Record<string, RawField | RawInputSameAsField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string; internal?: boolean; upload?: { rule: string; template?: boolean };
 }
+/** an action input that takes the definition of the entity field of its name (one source for both); `required` and `default` may differ */
+interface RawInputSameAsField { sameAsField: true; required?: boolean; default?: unknown; description?: string }
+/** What an input named like an entity field inherits from it: its type and its validation, none of the field's storage or list settings. */
+const INHERITED: (keyof RawField)[] = ['type', 'labelKey', 'maxLength', 'precision', 'scale', 'minimum', 'maximum', 'codeTable', 'ref', 'required', 'default', 'rules'];
 type RawGrant = Partial<Record<Profile, true | { where?: Record<string, unknown[]> }>>;
 interface RawEntity {
   name: string; resource: string; table?: string; labelKey?: string; titleField?: string; statusField?: string; versioned?: boolean; audit?: boolean;
@@ -468,7 +472,17 @@ export function compileMetadata(src: MetadataSources): CompileResult {
       const toList = a.to === undefined ? undefined : Array.isArray(a.to) ? a.to : [a.to];
       const to = toList && table ? toList.map((k, i) => codeOf(file, Array.isArray(a.to) ? `${p}/to/${i}` : `${p}/to`, table, k)) : toList;
       const input: Record<string, CompiledField> = {};
-      for (const [inName, inDef] of Object.entries(a.input ?? {})) {
+      for (const [inName, rawIn] of Object.entries(a.input ?? {})) {
+        let inDef: RawField;
+        if ('sameAsField' in rawIn) {
+          const src = e.fields[inName];
+          if (!src || src.private) {
+            err(file, ptr('actions', an, 'input', inName, 'sameAsField'), `input "${inName}" of action "${an}" takes the definition of the field "${inName}", which ${src ? 'is private' : 'the entity does not have'}`);
+            continue;
+          }
+          const { sameAsField: _same, description: _d, ...overrides } = rawIn;
+          inDef = { ...(Object.fromEntries(INHERITED.filter((k) => src[k] !== undefined).map((k) => [k, src[k]])) as unknown as RawField), ...overrides };
+        } else inDef = rawIn;
         input[inName] = compileField(file, ['actions', an, 'input'], name, inName, inDef, [`field.${name}.${inName}`, `field.common.${inName}`]);
         const target = e.fields[inName];
         if (target) checkInputWithinField(file, ptr('actions', an, 'input', inName), inDef, target, { input: inName, action: an }, err);

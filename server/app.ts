@@ -13,7 +13,7 @@ import { openDb, type DbTarget } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { migrate, type MigrateReport } from './db/migrate.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
-import { handlers as businessHandlers } from './handlers/index.ts';
+import { createHandlers } from './handlers/index.ts';
 import type { ScryptParams } from './engine/passwords.ts';
 import type { Profile } from '../codegen/runtime/model.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -132,7 +132,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  const engine = new Engine(db, metadata, schemas, businessHandlers as unknown as HandlerTable);
+  const engine = new Engine(db, metadata, schemas, createHandlers({ ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) }) as unknown as HandlerTable);
   app.decorate('engine', engine);
   await app.register(connectRoutes, { db, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}), ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}) });
   await app.register(metaRoutes);

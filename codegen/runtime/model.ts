@@ -186,7 +186,8 @@ export interface AppConstants {
   dateFormat?: string;
   dateTimeFormat?: string;
   password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number };
-  lockout: { maxFailures: number };
+  /** failed logins per user ID: free attempts, then growing delays, then the lock (metadata/schema/app.schema.json) */
+  lockout: { maxFailures: number; freeAttempts: number; delaySeconds: number; maxDelaySeconds: number; resetAfterSeconds: number };
   token: { expiresInSeconds: number; refreshBeforeSeconds: number; maxSessionSeconds: number };
   upload: { sizeLimitKiB: number };
   /** two-step verification (TOTP): profiles that must enrol (optional for the others) */

@@ -23,6 +23,8 @@ import Notifications from '@mui/icons-material/Notifications';
 import Assignment from '@mui/icons-material/Assignment';
 import ListAlt from '@mui/icons-material/ListAlt';
 import Description from '@mui/icons-material/Description';
+import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
+import ManageAccounts from '@mui/icons-material/ManageAccounts';
 
 const ICONS: Record<string, SvgIconComponent> = {
   home: Home,
@@ -45,6 +47,8 @@ const ICONS: Record<string, SvgIconComponent> = {
   hazard: Science,
   list: ListAlt,
   task: Assignment,
+  system: AdminPanelSettings,
+  accounts: ManageAccounts,
 };
 
 export function NavIcon({ name, fontSize = 'small' }: { name?: string; fontSize?: 'small' | 'medium' | 'inherit' }) {

@@ -100,12 +100,17 @@ export function canAccessSync(params: AccessParams): boolean {
   return decide(params, getToken() ? getUser() : null);
 }
 
-/** May this user open this screen? (roles, then claim warehouse) */
+/**
+ * May this user open this screen? Its roles, the claim warehouse, and the screen's resource: a
+ * screen of data the user's profile may not read (account administration for internal staff
+ * only, business screens for dealers) is neither in the menu nor opened (the server would answer 403).
+ */
 export function screenAllowed(screen: CompiledScreen, user: PortalUser | null): boolean {
   if (screen.public) return true;
   if (!user) return false;
   if (user.roleId !== 'admin' && screen.roles.length && !screen.roles.includes(user.roleId)) return false;
   if (screen.claimWarehouseOnly && !user.isClaimWarehouse && user.roleId !== 'admin') return false;
+  if (screen.resource && entityOf(screen.resource) && !decide({ action: 'list', resource: screen.resource }, user)) return false;
   return true;
 }
 
