@@ -182,7 +182,6 @@ describe('consulting-fee settlement', () => {
     expect((await post('/api/settlement-lines/actions/initiate', sup, { ids: [mine] })).statusCode).toBe(409);
   });
 });
-});
 
 describe('hazardous-chemicals receipts', () => {
   it('uploading the document makes a pending receipt "uploaded" (with its name); only then can it be confirmed', async () => {
