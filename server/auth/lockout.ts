@@ -129,11 +129,11 @@ export class LoginFailures {
    * disabled) and queues the lockoutNotice e-mail, in one transaction: once per lock, whichever
    * process counted it. Answers whether this failure locked the account.
    */
-  async failAccount(accountId: number, failures: number, statuses: { mayLogIn: readonly string[]; locked: string }): Promise<boolean> {
+  async failAccount(accountId: number, userId: string, failures: number, statuses: { mayLogIn: readonly string[]; locked: string }): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      // failures counted side by side may get here in any order: the count shown only grows,
-      // except that a first failure (a new count, a day after the last) starts it again
-      await tx.run(`UPDATE account SET failed_logins = CASE WHEN ? = 1 OR failed_logins < ? THEN ? ELSE failed_logins END WHERE id = ?`, [failures, failures, failures, accountId]);
+      // failures counted side by side get here in any order: the account shows the count as it
+      // stands now (the user ID's counter), not this failure's place in it
+      await tx.run(`UPDATE account SET failed_logins = COALESCE((SELECT failures FROM _login_failures WHERE key = ?), ?) WHERE id = ?`, [failureKey(userId), failures, accountId]);
       if (failures < this.policy.maxFailures) return false;
       const before = await tx.get<{ status: string }>(`SELECT a.status AS status FROM account a WHERE a.id = ?${tx.dialect.forUpdate('a')}`, [accountId]);
       if (!before || !statuses.mayLogIn.includes(before.status)) return false;

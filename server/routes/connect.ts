@@ -56,7 +56,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   /** a wrong password or code of a known account, given in a logged-in call (two-step set-up and turn-off): counts toward the lockout */
   const countFailure = async (accountId: number): Promise<void> => {
     const acc = await app.tokens.account(accountId);
-    if (acc) await failures.failAccount(acc.id, await failures.record(acc.userId), statuses);
+    if (acc) await failures.failAccount(acc.id, acc.userId, await failures.record(acc.userId), statuses);
   };
   /** the user ID must wait: 429 with the seconds left (the same for every ID with the same history) */
   const throttled = (req: FastifyRequest, reply: FastifyReply, claim: ClaimResult, userId: string) => {
@@ -110,7 +110,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     const ok = await verifyPassword(password, acc?.passwordHash ?? null);
     if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
     if (!ok) {
-      await failures.failAccount(acc.id, claim.failures, statuses);
+      await failures.failAccount(acc.id, acc.userId, claim.failures, statuses);
       // the same answer as for an unknown user, locked or not: only the right password learns
       // that the account is locked (otherwise the guesses would tell which user IDs exist)
       return tokenError(req, reply, 400, 'error.loginFailed');
@@ -167,7 +167,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     if (!claim.ok) return throttled(req, reply, claim, uid);
     const factor = await useSecondFactor(db, acc.id, b.code ?? '');
     if (!factor) {
-      await failures.failAccount(acc.id, claim.failures, statuses);
+      await failures.failAccount(acc.id, acc.userId, claim.failures, statuses);
       return tokenError(req, reply, 400, 'error.mfaInvalidCode', {}, uid);
     }
     // the ticket is used up
