@@ -27,8 +27,12 @@ import {
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 /** react-admin's yes label (ra.boolean.true) in the shell's dictionaries */
 const YES: Record<Locale, string> = { 'zh-CN': '是', 'en-US': 'Yes' };
-/** who opens a screen: role sys -> the supplier administrator, otherwise a supplier */
-const userFor = (s: CompiledScreen): string => (s.roles.includes('sys') ? 'supadmin' : 'sup01');
+/** who opens a screen: role sys -> the supplier administrator; data suppliers may not read (accounts) -> internal staff; otherwise a supplier */
+const userFor = (s: CompiledScreen): string => {
+  if (s.roles.includes('sys')) return 'supadmin';
+  const e = s.resource ? metadata.entities[metadata.resources[s.resource]] : undefined;
+  return e && !e.public && !e.access.read?.supplier ? 'staff01' : 'sup01';
+};
 
 /** Asserts the title and the translated labels of what the screen shows. */
 async function checkScreen(page: Page, s: CompiledScreen, locale: Locale): Promise<void> {

@@ -3,15 +3,17 @@
  * with the demo data (cheap password hashing so test logins are fast, a high login rate limit so
  * the suite is not throttled). Started by playwright.config.ts (webServer). The database is a
  * temporary SQLite file, or the PostgreSQL database E2E_DATABASE_URL names (npm run test:e2e:pg,
- * through tests/support/with-postgres.ts).
+ * through tests/support/with-postgres.ts); which one is written to a file beside the temporary
+ * folders (pages/database.ts) for the specs that look into it.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildApp } from '../../server/app.ts';
 import { seedDatabase } from '../../server/seed/index.ts';
 import { metadata } from '../../server/generated/index.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
+import { e2eDatabaseInfo } from './pages/database.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 const pgUrl = process.env.E2E_DATABASE_URL;
@@ -25,4 +27,6 @@ const app = await buildApp({
   accountAttemptsPerMinute: 10_000,
 });
 await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS });
+// where the data is, for specs that check the database behind the screens (pages/database.ts)
+writeFileSync(e2eDatabaseInfo(), JSON.stringify(pgUrl ? { url: pgUrl } : { file: join(dir, 'portal.db') }));
 await app.listen({ port: Number(process.env.E2E_PORT ?? 3310), host: '127.0.0.1' });
