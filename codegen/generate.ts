@@ -86,6 +86,37 @@ function handlersModule(meta: CompiledMetadata): string {
   return lines.join('\n');
 }
 
+const HOOK_TYPES = { validate: 'ValidateHook', beforeWrite: 'BeforeWriteHook', afterWrite: 'AfterWriteHook' } as const;
+
+function hooksModule(meta: CompiledMetadata, catalogues: Catalogues): string {
+  // the keys a hook may report: a typo is a compile error, and both languages have every one
+  const keys = Object.keys(catalogues['en-US']).filter((k) => k.startsWith('validation.') || k.startsWith('error.')).sort();
+  const lines: string[] = [
+    tsBanner,
+    '// Every lifecycle hook an entity declares in metadata ("hooks") needs an implementation in',
+    '// server/hooks/; the compiler reports a missing one because server/hooks/index.ts must satisfy',
+    '// EntityHooks (server/engine/hook-types.ts says when the engine calls each).',
+    "import type { AfterWriteHook, BeforeWriteHook, ValidateHook } from '../engine/hook-types.ts';",
+    "import type * as T from './types.ts';",
+    '',
+    '/** The i18n keys a hook may report (validation.* and error.*); each is in both languages. */',
+    `export type MessageKey =\n${keys.map((k) => `  | ${JSON.stringify(k)}`).join('\n')};`,
+    '',
+    'export interface EntityHooks {',
+  ];
+  const names: Record<string, string[]> = {};
+  for (const e of Object.values(meta.entities).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!e.hooks.length) continue;
+    names[e.name] = e.hooks;
+    const rec = `T.${pascal(e.name)}`;
+    lines.push(`  ${e.name}: {`);
+    for (const h of e.hooks) lines.push(`    ${h}: ${HOOK_TYPES[h]}<${rec}${h === 'validate' ? ', MessageKey' : ''}>;`);
+    lines.push('  };');
+  }
+  lines.push('}', '', `export const HOOK_NAMES = ${JSON.stringify(names, null, 2)} as const;`, '');
+  return lines.join('\n');
+}
+
 export async function generate(meta: CompiledMetadata, catalogues: Catalogues, migrations: unknown[] = []): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const schemas = allSchemas(meta);
@@ -102,6 +133,7 @@ export async function generate(meta: CompiledMetadata, catalogues: Catalogues, m
   files.set(`${SERVER_OUT}/schema.postgres.sql`, `-- ${BANNER_TEXT}\n-- PostgreSQL DDL of every entity (the server creates and migrates tables from tables.json).\n\n${schemaSql(meta, postgres)}`);
   files.set(`${SERVER_OUT}/types.ts`, await typesModule(meta, schemas));
   files.set(`${SERVER_OUT}/handlers.ts`, handlersModule(meta));
+  files.set(`${SERVER_OUT}/hooks.ts`, hooksModule(meta, catalogues));
   files.set(
     `${SERVER_OUT}/index.ts`,
     `${tsBanner}import type { CompiledMetadata, Catalogues } from '../../codegen/runtime/model.ts';

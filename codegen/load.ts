@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { jsonSyntaxError } from './json-syntax.ts';
 
 export interface SourceFile<T = unknown> {
   /** path relative to the project root, with forward slashes (used in error messages) */
@@ -26,13 +27,19 @@ export interface MetadataSources {
   migrations: SourceFile[];
 }
 
+/**
+ * One problem of the metadata: the file, the JSON pointer of the part at fault and what was
+ * expected (`file#pointer: detail`). A file that is not JSON at all has no pointer: its error names
+ * the line and column instead (`file:line:column: detail`, the form editors and terminals link).
+ */
 export class MetadataError extends Error {
   constructor(
     readonly file: string,
     readonly pointer: string,
     readonly detail: string,
+    readonly position?: { line: number; column: number },
   ) {
-    super(`${file}#${pointer}: ${detail}`);
+    super(position ? `${file}:${position.line}:${position.column}: ${detail}` : `${file}#${pointer}: ${detail}`);
   }
 }
 
@@ -46,7 +53,8 @@ function readJson(projectRoot: string, path: string, errors: MetadataError[]): S
   try {
     return { file, data: JSON.parse(text), text };
   } catch (e) {
-    errors.push(new MetadataError(file, '', `not valid JSON: ${(e as Error).message}`));
+    const at = jsonSyntaxError(text);
+    errors.push(at ? new MetadataError(file, '', `not valid JSON: ${at.message}`, at) : new MetadataError(file, '', `not valid JSON: ${(e as Error).message}`));
     return null;
   }
 }

@@ -14,6 +14,8 @@ import type { Db } from './db/types.ts';
 import { migrate, type MigrateReport } from './db/migrate.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
 import { createHandlers } from './handlers/index.ts';
+import { hooks as lifecycleHooks } from './hooks/index.ts';
+import type { HookTable } from './engine/hooks.ts';
 import type { ScryptParams } from './engine/passwords.ts';
 import type { Profile } from '../codegen/runtime/model.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -132,7 +134,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  const engine = new Engine(db, metadata, schemas, createHandlers({ ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) }) as unknown as HandlerTable);
+  const engine = new Engine(db, metadata, schemas, createHandlers({ ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) }) as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
   app.decorate('engine', engine);
   await app.register(connectRoutes, { db, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}), ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}) });
   await app.register(metaRoutes);

@@ -79,6 +79,10 @@ export interface CompiledAction {
   upload?: { rule: string; template: boolean };
 }
 
+/** Lifecycle hooks an entity may declare (server/engine/hook-types.ts), in the order the engine calls them. */
+export const HOOKS = ['validate', 'beforeWrite', 'afterWrite'] as const;
+export type HookName = (typeof HOOKS)[number];
+
 export interface CompiledEntity {
   name: string;
   resource: string;
@@ -103,6 +107,8 @@ export interface CompiledEntity {
   editableWhen: Record<string, string[]>;
   deletableWhen: Record<string, string[]>;
   actions: Record<string, CompiledAction>;
+  /** lifecycle hooks of create/update/delete implemented in server/hooks/ (in HOOKS order) */
+  hooks: HookName[];
 }
 
 export interface CompiledCodeValue { code: string; key: string; label: Bilingual }
@@ -198,7 +204,8 @@ export interface AppConstants {
 
 export interface CompiledAccess {
   profiles: Record<Profile, { accountType: string; role: Role; admin: boolean; supplierScoped: boolean }>;
-  buttons: Record<string, { labelKey: string; operation?: Operation }>;
+  /** operation: the permission the button needs; on fileChild: it acts on the record's uploaded files (the file entity whose scope.parent is the record's) */
+  buttons: Record<string, { labelKey: string; operation?: Operation; on?: 'fileChild' }>;
 }
 
 export interface CompiledMetadata {
@@ -213,6 +220,15 @@ export interface CompiledMetadata {
   resources: Record<string, string>;
   screens: CompiledScreen[];
 }
+
+/**
+ * The label keys of the buttons an action's dialog shows besides the action itself (the admin's
+ * ActionDialog and its confirm-only form): an action whose own label reads like one of them
+ * ("Cancel") would give the dialog two buttons of that name, so codegen refuses it
+ * (codegen/compile/checks/action-dialog-labels.ts). Upload actions also show the file buttons.
+ */
+export const ACTION_DIALOG_BUTTONS = { cancel: 'ui.cancel', confirm: 'ui.confirm' } as const;
+export const UPLOAD_DIALOG_BUTTONS = { chooseFile: 'ui.selectFile', template: 'ui.downloadTemplate' } as const;
 
 export type Messages = Record<string, string>;
 export type Catalogues = Record<Locale, Messages>;

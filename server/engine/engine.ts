@@ -15,6 +15,7 @@ import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
 import { fieldOf, selectList, toRecord } from './records.ts';
 import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, PrepareContext, UploadedFile } from './handler-types.ts';
+import { HookRunner, type HookTable } from './hooks.ts';
 
 type Rec = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,15 +55,19 @@ async function pageRows(db: Queryable, sql: string, params: unknown[]): Promise<
 export class Engine {
   readonly validator: SchemaValidator;
   readonly d: Dialect;
+  /** the lifecycle hooks of create, update and delete (metadata "hooks", server/hooks/) */
+  readonly hooks: HookRunner;
 
   constructor(
     readonly db: Db,
     readonly meta: CompiledMetadata,
     readonly schemas: Record<string, EntitySchemas>,
     readonly handlers: HandlerTable,
+    hooks: HookTable,
   ) {
     this.validator = new SchemaValidator(meta);
     this.d = db.dialect;
+    this.hooks = new HookRunner(meta, hooks);
     const missing = Object.values(meta.entities).flatMap((e) => Object.values(e.actions).filter((a) => a.handler && !handlers[`${e.name}.${a.name}`]).map((a) => `${e.name}.${a.name}`));
     if (missing.length) throw new Error(`action handlers missing: ${missing.join(', ')}`);
   }
@@ -362,9 +367,13 @@ export class Engine {
     if (invalid) throw validationFailed(invalid);
     const now = new Date().toISOString();
     return this.tx(async (q) => {
-      const values = { ...data, ...forced };
-      await this.checkRefsAndUniques(q, p, e, values, null);
-      return this.insertRow(q, e, values, p, now);
+      const svc = this.services(q, p, now);
+      const given = { ...data, ...forced };
+      await this.checkRefsAndUniques(q, p, e, given, null);
+      const values = await this.hooks.beforeWrite(svc, e, 'create', null, given);
+      const record = await this.insertRow(q, e, values, p, now);
+      await this.hooks.afterWrite(svc, e, 'create', null, record);
+      return record;
     });
   }
 
@@ -417,7 +426,11 @@ export class Engine {
       const { version, ...patch } = data;
       if (e.versioned && version !== row.version) throw conflict('error.staleVersion');
       await this.checkRefsAndUniques(q, p, e, patch, id);
-      return this.updateRow(q, e, id, patch, p, now, 'update', e.versioned ? Number(version) : undefined);
+      const svc = this.services(q, p, now);
+      const values = await this.hooks.beforeWrite(svc, e, 'update', row, patch);
+      const record = await this.updateRow(q, e, id, values, p, now, 'update', e.versioned ? Number(version) : undefined);
+      await this.hooks.afterWrite(svc, e, 'update', row, record);
+      return record;
     });
   }
 
@@ -429,11 +442,12 @@ export class Engine {
       this.assertState(e, row, e.deletableWhen, 'error.deleteNotAllowed');
       await this.fileParent(q, e, row);
       const visible = (await this.selectById(q, e, id, null))!;
-      if (e.softDelete) {
-        await this.updateRow(q, e, id, { [e.softDelete]: true }, p, now, 'delete');
-        return { record: visible, removedFiles: [] };
-      }
-      const removedFiles = await this.deleteCascade(q, p, e, id, now);
+      const svc = this.services(q, p, now);
+      await this.hooks.beforeWrite(svc, e, 'delete', row, {});
+      let removedFiles: string[] = [];
+      if (e.softDelete) await this.updateRow(q, e, id, { [e.softDelete]: true }, p, now, 'delete');
+      else removedFiles = await this.deleteCascade(q, p, e, id, now);
+      await this.hooks.afterWrite(svc, e, 'delete', row, null);
       return { record: visible, removedFiles };
     });
   }
@@ -490,9 +504,14 @@ export class Engine {
       const where = keys.map((k) => `${quote(e.fields[k].column)} = ?`).join(' AND ');
       const existing = await q.get<{ id: number; storageName: string }>(`SELECT ${quote('id')} AS id, ${quote(e.fields.storageName.column)} AS "storageName" FROM ${quote(e.table)} WHERE ${where}`, keys.map((k) => toStored(this.d, e, k, values[k])));
       if (existing && !overwrite) throw conflict('error.fileExists', { fileName: file.fileName });
-      const result = existing
-        ? { record: await this.updateRow(q, e, Number(existing.id), values, p, now, 'overwrite'), replaced: existing.storageName }
-        : { record: await this.insertRow(q, e, values, p, now), replaced: null };
+      // an overwrite is an update of the existing row, a new file a create: each with its hooks
+      const svc = this.services(q, p, now);
+      const before = existing ? ((await this.selectById(q, e, Number(existing.id), null, true)) ?? null) : null;
+      const op = before ? 'update' : 'create';
+      const toWrite = await this.hooks.beforeWrite(svc, e, op, before, values);
+      const record = before ? await this.updateRow(q, e, Number(existing!.id), toWrite, p, now, 'overwrite') : await this.insertRow(q, e, toWrite, p, now);
+      await this.hooks.afterWrite(svc, e, op, before, record);
+      const result = { record, replaced: before ? existing!.storageName : null };
       await this.applyUploadAction(q, p, e, values, file.fileName, now);
       return result;
     });
@@ -581,6 +600,10 @@ export class Engine {
       insert: (name, values) => this.insertRow(q, entity(name), values, p, now),
       update: (name, id, patch) => this.updateRow(q, entity(name), id, patch, p, now, 'update'),
       nextNumber: (series) => this.nextNumber(q, series),
+      validateRecord: (name, operation, before, values) => {
+        const e = entity(name);
+        return this.hooks.fieldErrors(this.services(q, p, now), e, operation, before, HookRunner.after(e, operation, before, values));
+      },
     };
   }
 

@@ -11,6 +11,8 @@
 import type { CompiledAction, CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { Queryable } from '../db/types.ts';
 import type { Principal } from './principal.ts';
+import type { FieldErrors } from '../../codegen/runtime/validation.ts';
+import type { WriteOperation } from './hook-types.ts';
 
 export interface FileResult { fileName: string; contentType: string; body: Buffer }
 export interface UploadedFile { fileName: string; data: Buffer }
@@ -30,6 +32,13 @@ export interface HandlerServices {
   update(entity: string, id: number, patch: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** next value of a named number series, kept in the database */
   nextNumber(series: string): Promise<number>;
+  /**
+   * The field errors the entity's validate hook (hook-types.ts) finds for a write that `insert` or
+   * `update` is about to make (they run no hooks themselves), or null: handlers that write records
+   * the way create and update do (an import) keep the same rules. `values`: the given values
+   * (create) or the change (update), applied over `before`.
+   */
+  validateRecord(entity: string, operation: WriteOperation, before: Record<string, unknown> | null, values: Record<string, unknown>): Promise<FieldErrors | null>;
 }
 
 export interface ActionContext<R, I> extends HandlerServices {

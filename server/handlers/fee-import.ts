@@ -3,7 +3,8 @@
  * (server/documents/xlsx.ts, within FEE_IMPORT_LIMITS), every row is validated with the generated
  * create schema (the API's own validator), and either every row is inserted as "to be confirmed"
  * or none is: any bad row fails the whole import with the errors of every row, as field errors
- * keyed `row<excel row>.<field>` (header problems are row 1, the header row).
+ * keyed `row<excel row>.<field>` (header problems are row 1, the header row). The rules of the
+ * entity's validate hook (server/hooks/) apply to every row as they do to the form.
  *
  * Reading and validating touch no database and come first: `importFeeItems.prepare` does them
  * for an engine that calls it before opening the action's transaction (so that the write lock is
@@ -122,10 +123,14 @@ const importHandler: CollectionHandler<ConsultingFeeItemImportInput> = async (ct
   const parsed = prepareImport(ctx.meta, ctx.file);
   if (!parsed.rows.length && !parsed.errors.length) ctx.fail(400, 'error.noData');
   const errors = [...parsed.errors, ...(await uniqueErrors(ctx.db, ctx.meta.entities[ENTITY], parsed.rows))];
-  if (errors.length) throw importFailed(errors.sort((a, b) => a.row - b.row));
-  for (const r of parsed.rows) {
-    await ctx.insert(ENTITY, { ...r.values, state: ConsultingFeeItemState.toBeConfirmed, importer: ctx.principal.name, importedAt: ctx.now });
+  const values = parsed.rows.map((r) => ({ ...r.values, state: ConsultingFeeItemState.toBeConfirmed, importer: ctx.principal.name, importedAt: ctx.now }));
+  // the entity's rules across fields (its validate hook, e.g. urgent price >= ordinary price), row by row as the form gets them
+  for (const [i, r] of parsed.rows.entries()) {
+    const found = await ctx.validateRecord(ENTITY, 'create', null, values[i]);
+    for (const [field, e] of Object.entries(found ?? {})) errors.push({ row: r.row, field, key: e.key, ...(e.args ? { args: e.args } : {}) });
   }
+  if (errors.length) throw importFailed(errors.sort((a, b) => a.row - b.row));
+  for (const v of values) await ctx.insert(ENTITY, v);
   return { imported: parsed.rows.length };
 };
 

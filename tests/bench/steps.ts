@@ -14,6 +14,8 @@ import { seedDatabase } from '../../server/seed/index.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import { Engine, type HandlerTable } from '../../server/engine/engine.ts';
 import { handlers } from '../../server/handlers/index.ts';
+import { hooks } from '../../server/hooks/index.ts';
+import type { HookTable } from '../../server/engine/hooks.ts';
 import { HAND_PAGE_SQL, type SqlListQuery } from './baseline-route.ts';
 import { openDb } from '../../server/db/open.ts';
 import type { Db } from '../../server/db/types.ts';
@@ -470,7 +472,7 @@ async function measureUnit(ctx: Ctx, u: Unit, pgStatements: SqlListQuery | null)
 async function pgListStatements(ctx: Ctx): Promise<SqlListQuery> {
   const db = await openDb({ url: ctx.pg!.url });
   try {
-    const engine = new Engine(db, metadata, schemas, handlers as unknown as HandlerTable);
+    const engine = new Engine(db, metadata, schemas, handlers as unknown as HandlerTable, hooks as unknown as HookTable);
     const st = engine.listStatements(BENCH_PRINCIPAL, metadata.entities.order, LIST_QUERY);
     return { page: st.page, count: st.count, size: st.end - st.start + 1 };
   } finally {
@@ -484,7 +486,7 @@ const BENCH_PRINCIPAL = { ...DEMO_PRINCIPALS.supplier, supplierCode: SUPPLIER.co
 async function listPlans(ctx: Ctx): Promise<Record<string, unknown>> {
   const sdb = new SqliteDb(ctx.db);
   const db = sdb.raw;
-  const engine = new Engine(sdb, metadata, schemas, handlers as unknown as HandlerTable);
+  const engine = new Engine(sdb, metadata, schemas, handlers as unknown as HandlerTable, hooks as unknown as HookTable);
   const st = engine.listStatements(BENCH_PRINCIPAL, metadata.entities.order, LIST_QUERY);
   const genericPlan = explain(db, st.page.sql, st.page.params);
   const handPlan = explain(db, HAND_PAGE_SQL, [SUPPLIER.code, SUPPLIER.code, SUPPLIER.code, SUPPLIER.warehouse, CONFIRMED, 500, 0]);
@@ -497,7 +499,7 @@ async function listPlans(ctx: Ctx): Promise<Record<string, unknown>> {
   if (ctx.pg && ctx.pgSeeded) {
     const pdb = await openDb({ url: ctx.pg.url });
     try {
-      const pe = new Engine(pdb, metadata, schemas, handlers as unknown as HandlerTable);
+      const pe = new Engine(pdb, metadata, schemas, handlers as unknown as HandlerTable, hooks as unknown as HookTable);
       const pst = pe.listStatements(BENCH_PRINCIPAL, metadata.entities.order, LIST_QUERY);
       const plan = async (sql: string, params: unknown[]) => (await pdb.all<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).map((r) => r['QUERY PLAN']);
       const pj = listJsonStatement(pst, metadata.entities.order, pe.d);
@@ -568,7 +570,7 @@ export async function sweepStep(ctx: Ctx): Promise<StepResult> {
   const sdb = new SqliteDb(ctx.db);
   const db = sdb.raw;
   try {
-    const engine = new Engine(sdb, metadata, schemas, handlers as unknown as HandlerTable);
+    const engine = new Engine(sdb, metadata, schemas, handlers as unknown as HandlerTable, hooks as unknown as HookTable);
     const cases = listCases(metadata, db, { all: !ctx.smoke });
     const planned = planCases(engine, db, cases, DEMO_PRINCIPALS);
     const large = largeTables(db, metadata, ctx.scale);

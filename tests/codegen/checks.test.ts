@@ -115,10 +115,10 @@ describe('codegen cross-reference checks', () => {
     await expectError('entities/account.json', '/actions/register/input/passwordHash/sameAsField', /is private/);
   });
 
-  it('invalid JSON names the file', async () => {
+  it('invalid JSON names the file, the line and the column (tests/codegen/mistakes.test.ts has more)', async () => {
     writeFileSync(join(m.dir, 'metadata/screens/notice-list.json'), '{ "name": ');
     const errs = await errorsOf();
-    expect(errs.some((m) => m.startsWith('metadata/screens/notice-list.json#: not valid JSON'))).toBe(true);
+    expect(errs.some((m) => m.startsWith('metadata/screens/notice-list.json:1:11: not valid JSON'))).toBe(true);
   });
 });
 

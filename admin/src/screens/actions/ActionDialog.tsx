@@ -7,7 +7,7 @@
 import { useMemo, useState, type ReactElement } from 'react';
 import { Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button, Stack } from '@mui/material';
 import { Form, SaveButton, Toolbar, useTranslate, type RaRecord } from 'react-admin';
-import type { CompiledAction, CompiledEntity } from '../../../../codegen/runtime/model.ts';
+import { ACTION_DIALOG_BUTTONS, UPLOAD_DIALOG_BUTTONS, type CompiledAction, type CompiledEntity } from '../../../../codegen/runtime/model.ts';
 import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
 import { useNotifyError } from '../errors.ts';
 import { FieldInput } from '../form/FieldInput.tsx';
@@ -79,7 +79,7 @@ export function ActionDialog({ entity, action, records, onCancel, onSubmit, with
             {withFile && (
               <Stack direction="row" spacing={1} alignItems="center">
                 <Button variant="outlined" component="label" size="small" data-testid="action-choose-file">
-                  {translate('ui.selectFile')}
+                  {translate(UPLOAD_DIALOG_BUTTONS.chooseFile)}
                   <input
                     type="file"
                     hidden
@@ -96,7 +96,7 @@ export function ActionDialog({ entity, action, records, onCancel, onSubmit, with
                 </Typography>
                 {action.upload?.template && (
                   <Button size="small" onClick={() => void downloadTemplate(entity.resource, action.name).catch(notifyError)} data-testid="action-template">
-                    {translate('ui.downloadTemplate')}
+                    {translate(UPLOAD_DIALOG_BUTTONS.template)}
                   </Button>
                 )}
               </Stack>
@@ -106,9 +106,9 @@ export function ActionDialog({ entity, action, records, onCancel, onSubmit, with
         <DialogActions>
           <Toolbar sx={{ minHeight: 0, p: 0, bgcolor: 'transparent', gap: 1 }}>
             <Button onClick={onCancel} disabled={busy} data-testid="action-cancel">
-              {translate('ra.action.cancel')}
+              {translate(ACTION_DIALOG_BUTTONS.cancel)}
             </Button>
-            <SaveButton label={translate('ra.action.confirm')} icon={<span />} alwaysEnable={!busy} disabled={busy} data-testid="action-submit" />
+            <SaveButton label={translate(ACTION_DIALOG_BUTTONS.confirm)} icon={<span />} alwaysEnable={!busy} disabled={busy} data-testid="action-submit" />
           </Toolbar>
         </DialogActions>
       </Form>

@@ -6,7 +6,7 @@
  */
 import { useCallback, useRef, useState, type ReactElement } from 'react';
 import { Confirm, useDataProvider, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
-import type { CompiledAction, CompiledEntity } from '../../../../codegen/runtime/model.ts';
+import { ACTION_DIALOG_BUTTONS, type CompiledAction, type CompiledEntity } from '../../../../codegen/runtime/model.ts';
 import type { PortalDataProvider } from '../../providers/dataProvider.ts';
 import { formErrorsOf, useNotifyError } from '../errors.ts';
 import { toBody } from '../formBody.ts';
@@ -96,6 +96,8 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
           loading={busy}
           title={translate(action.labelKey, { _: action.name })}
           content={pending.records.length > 1 ? `${translate('message.confirmAction')} (${translate('ui.selected', { count: pending.records.length })})` : 'message.confirmAction'}
+          confirm={ACTION_DIALOG_BUTTONS.confirm}
+          cancel={ACTION_DIALOG_BUTTONS.cancel}
           onConfirm={() => void call(pending, {})}
           onClose={() => setPending(null)}
         />
