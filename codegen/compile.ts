@@ -7,8 +7,7 @@
  * the order below (each needs the ones before it); the checks that only read the built model are
  * the files of codegen/compile/checks/ (adding one is adding a file there).
  */
-import { createHash } from 'node:crypto';
-import type { MetadataError, MetadataSources } from './load.ts';
+import { sourcesHash, type MetadataError, type MetadataSources } from './load.ts';
 import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
 import { checkProfileTypes, compileAccess, compileApp } from './compile/app-access.ts';
 import { bundles, readCatalogues } from './compile/catalogues.ts';
@@ -60,11 +59,5 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   });
 
   if (ctx.errors.length) return { model: null, catalogues: null, errors: ctx.errors };
-  const hash = createHash('sha256');
-  for (const f of [src.app, src.access, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations]) {
-    hash.update(f.file);
-    hash.update('\0');
-    hash.update(f.text);
-  }
-  return { model: { hash: hash.digest('hex').slice(0, 16), ...model }, catalogues: bundles(ctx, codeTables), errors: [] };
+  return { model: { hash: sourcesHash(src), ...model }, catalogues: bundles(ctx, codeTables), errors: [] };
 }

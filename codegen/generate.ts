@@ -5,7 +5,7 @@
  */
 import { compile as jsonSchemaToTs } from 'json-schema-to-typescript';
 import { allSchemas, type JsonSchema } from './runtime/field-schema.ts';
-import { postgres, schemaSql, sqlite, tableDefs } from './runtime/dialect.ts';
+import { postgres, schemaSql, sqlite, tableDefs, type TableDef } from './runtime/dialect.ts';
 import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
 
 export const SERVER_OUT = 'server/generated';
@@ -117,11 +117,13 @@ function hooksModule(meta: CompiledMetadata, catalogues: Catalogues): string {
   return lines.join('\n');
 }
 
-export async function generate(meta: CompiledMetadata, catalogues: Catalogues, migrations: unknown[] = []): Promise<Map<string, string>> {
+/** `entityFiles`: entity -> the metadata file that declares it (named by the migration's messages). */
+export async function generate(meta: CompiledMetadata, catalogues: Catalogues, migrations: unknown[] = [], entityFiles: Record<string, string> = {}): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const schemas = allSchemas(meta);
   const pub = publicModel(meta);
-  const tables = { sqlite: tableDefs(meta, sqlite), postgres: tableDefs(meta, postgres) };
+  const withSource = (defs: TableDef[]) => defs.map((t) => (t.entity && entityFiles[t.entity] ? { ...t, source: entityFiles[t.entity] } : t));
+  const tables = { sqlite: withSource(tableDefs(meta, sqlite)), postgres: withSource(tableDefs(meta, postgres)) };
 
   // server
   files.set(`${SERVER_OUT}/metadata.json`, json(meta));

@@ -17,7 +17,13 @@ export async function runCodegen(metadataDir: string, projectRoot: string): Prom
   if (!sources || errors.length) return { errors, model: null, catalogues: null, files: null, stats: '' };
   const { model, catalogues, errors: checkErrors } = compileMetadata(sources);
   if (!model || !catalogues) return { errors: checkErrors, model: null, catalogues: null, files: null, stats: '' };
-  const files = await generate(model, catalogues, sources.migrations.map((m) => { const { $schema: _s, ...rest } = m.data as Record<string, unknown>; return rest; }));
+  // the migration's file and the entity's file go along, so that a migration's messages name them
+  const migrations = sources.migrations.map((m) => {
+    const { $schema: _s, ...rest } = m.data as Record<string, unknown>;
+    return { ...rest, file: m.file };
+  });
+  const entityFiles = Object.fromEntries(sources.entities.map((f) => [(f.data as { name: string }).name, f.file]));
+  const files = await generate(model, catalogues, migrations, entityFiles);
   const stats = `${Object.keys(model.entities).length} entities, ${Object.keys(model.codeTables).length} code tables, ${Object.keys(model.rules).length} rules, ${model.screens.length} screens, ${Object.keys(catalogues['en-US']).length} messages`;
   return { errors: [], model, catalogues, files, stats };
 }

@@ -2,6 +2,7 @@
  * Reads every metadata file into memory, remembering where each came from so that a check can
  * name the file and the JSON pointer. Reading is sorted so every run sees the same order.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { jsonSyntaxError } from './json-syntax.ts';
@@ -100,4 +101,18 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
     migrations: readDir(projectRoot, join(metadataDir, 'migrations'), errors),
   };
   return { sources: app && access ? sources : null, errors };
+}
+
+/**
+ * The hash of every metadata file (names and texts): the compiled model carries it, and the
+ * server compares it with metadata/ at start to tell generated files that are out of date.
+ */
+export function sourcesHash(src: MetadataSources): string {
+  const hash = createHash('sha256');
+  for (const f of [src.app, src.access, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations]) {
+    hash.update(f.file);
+    hash.update('\0');
+    hash.update(f.text);
+  }
+  return hash.digest('hex').slice(0, 16);
 }

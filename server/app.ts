@@ -91,6 +91,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('db', db);
   app.decorate('migration', migration);
+  // every step of the migration, one line each (an empty list when nothing changed)
+  for (const line of migration?.steps ?? []) app.log.info({ event: 'migration' }, line);
   app.addHook('onClose', async () => db.close());
 
   // form-encoded bodies (the token call) without another dependency

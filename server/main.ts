@@ -6,17 +6,22 @@
  * primary accepts connections and hands them round). The primary prepares the database once
  * (migration, demo data, the shared JWT secret) before it starts the workers, so they never race
  * each other for that; then it only supervises them: a worker that dies is replaced.
+ *
+ * A start that fails (a bad setting, broken or out-of-date metadata, a refused or failed
+ * migration, a database that cannot be opened, a port in use) prints one paragraph saying what to
+ * do (startup.ts) and exits with code 1; a worker that cannot listen tells the primary so, which
+ * stops instead of starting it again and again.
  */
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, resolveSecret, type Config } from './config.ts';
-import { buildApp } from './app.ts';
-import { isEmpty, seedDatabase } from './seed/index.ts';
-import { metadata, tables, migrations } from './generated/index.ts';
 import { describeTarget, openDb } from './db/open.ts';
-import { migrate } from './db/migrate.ts';
+import { checkMetadata, generatedHash, startupMessage, StartupError } from './startup.ts';
+
+/** A worker's exit code for "this will not get better by trying again" (EX_CONFIG). */
+const EXIT_CANNOT_START = 78;
 
 /** The project root: the nearest folder with package.json above this file (server/ when run by tsx, server/dist/ when compiled). */
 function projectRoot(): string {
@@ -29,10 +34,13 @@ const log = (msg: string) => console.log(JSON.stringify({ level: 30, time: Date.
 
 /** Migration, demo data on an empty database, the shared secret: once, before any process serves. */
 async function prepare(config: Config): Promise<string> {
+  const { migrate } = await import('./db/migrate.ts');
+  const { metadata, tables, migrations } = await import('./generated/index.ts');
+  const { isEmpty, seedDatabase } = await import('./seed/index.ts');
   const db = await openDb(config.database);
   try {
-    const report = await migrate(db, tables[db.kind], migrations);
-    if (report.created.length || report.addedColumns.length || report.migrations.length) log(`database ${describeTarget(config.database)}: ${report.created.length} tables created, ${report.addedColumns.length} columns added, migrations ${report.migrations.join(', ') || 'none'}`);
+    // every step on a line of its own (migrate.ts MigrateReport.steps)
+    await migrate(db, tables[db.kind], migrations, { log: (line) => log(`database ${describeTarget(config.database)}: ${line}`) });
     if (config.seed === 'demo' && (await isEmpty(db))) {
       const t0 = performance.now();
       await seedDatabase(db, metadata);
@@ -45,6 +53,7 @@ async function prepare(config: Config): Promise<string> {
 }
 
 async function serve(config: Config, secret: string): Promise<void> {
+  const { buildApp } = await import('./app.ts');
   const app = await buildApp({
     ...('url' in config.database ? { databaseUrl: config.database.url } : { dbFile: config.database.file }),
     jwtSecret: secret,
@@ -64,37 +73,80 @@ async function serve(config: Config, secret: string): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
 }
 
-const config = loadConfig();
+const whereOf = (config: Config | null) => (config ? { port: config.port, host: config.host, database: describeTarget(config.database) } : null);
+
+/** Prints the paragraph for a failed start and ends the process. */
+function cannotStart(err: unknown, config: Config | null, code = 1): never {
+  process.stderr.write(`\n${startupMessage(err, whereOf(config))}\n\n`);
+  if (/^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '') && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  process.exit(code);
+}
+
+let config: Config | null = null;
+try {
+  try {
+    config = loadConfig();
+  } catch (err) {
+    throw new StartupError(`${(err as Error).message} (README "Environment" lists the settings).`);
+  }
+  checkMetadata(projectRoot(), generatedHash(projectRoot()));
+} catch (err) {
+  cannotStart(err, config);
+}
+const settings = config!;
+
 if (cluster.isWorker) {
-  // the primary passed the secret it prepared
-  await serve(config, process.env.JWT_SECRET!);
+  // the primary passed the secret it prepared; a worker that cannot listen tells the primary why
+  // (which prints it once, however many workers fail alike) and ends
+  await serve(settings, process.env.JWT_SECRET!).catch((err: unknown) => {
+    if (!process.send) cannotStart(err, settings, EXIT_CANNOT_START);
+    process.send({ cannotStart: startupMessage(err, whereOf(settings)) }, undefined, {}, () => process.exit(EXIT_CANNOT_START));
+  });
 } else {
-  const secret = await prepare(config);
-  if (config.workers === 1) await serve(config, secret);
-  else {
+  let secret = '';
+  try {
+    secret = await prepare(settings);
+    if (settings.workers === 1) await serve(settings, secret);
+  } catch (err) {
+    cannotStart(err, settings);
+  }
+  if (settings.workers > 1) {
     let stopping = false;
+    let failed = false;
     const start = () => cluster.fork({ JWT_SECRET: secret });
-    for (let i = 0; i < config.workers; i++) start();
+    for (let i = 0; i < settings.workers; i++) start();
+    let reported = false;
+    cluster.on('message', (_w, msg: { cannotStart?: string } | undefined) => {
+      if (!msg?.cannotStart || reported) return;
+      reported = true;
+      process.stderr.write(`\n${msg.cannotStart}\n\n`);
+    });
     let listening = 0;
     cluster.on('listening', () => {
-      if (++listening === config.workers) log(`${config.workers} workers listening on http://${config.host}:${config.port}`);
+      if (++listening === settings.workers) log(`${settings.workers} workers listening on http://${settings.host}:${settings.port}`);
     });
-    cluster.on('exit', (worker, code, signal) => {
+    const stop = () => {
       if (stopping) return;
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+      setTimeout(() => process.exit(failed ? 1 : 0), 5000).unref();
+    };
+    cluster.on('exit', (worker, code, signal) => {
+      // a worker that cannot start has printed why (the port is taken, ...): starting it again would only repeat it
+      if (code === EXIT_CANNOT_START && !stopping) {
+        failed = true;
+        stop();
+      }
+      if (stopping) {
+        if (!Object.values(cluster.workers ?? {}).some((w) => w && !w.isDead())) process.exit(failed ? 1 : 0);
+        return;
+      }
       log(`worker ${worker.process.pid} ended (${signal ?? code}); starting another`);
-      // a worker that dies at once (bad configuration, port taken) is not restarted in a tight loop
+      // a worker that dies at once is not restarted in a tight loop
       setTimeout(() => {
         if (!stopping) start();
       }, 1000);
     });
-    const stop = () => {
-      stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-      setTimeout(() => process.exit(0), 5000).unref();
-      cluster.on('exit', () => {
-        if (!Object.values(cluster.workers ?? {}).some((w) => w && !w.isDead())) process.exit(0);
-      });
-    };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   }

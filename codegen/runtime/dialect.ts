@@ -11,6 +11,8 @@ import { numericRange } from './field-schema.ts';
 
 export interface ColumnDef {
   name: string;
+  /** the metadata field it stores (messages of the migration name it) */
+  field?: string;
   /** logical type of the field, kept so a migration can tell a retype from a new column */
   fieldType: string;
   sqlType: string;
@@ -19,15 +21,25 @@ export interface ColumnDef {
   /** SQL literal or null */
   defaultSql: string | null;
   /**
-   * The field's declared range (numeric fields, field-schema.ts numericRange): a new table gets
-   * `CHECK (col IS NULL OR col BETWEEN min AND max)`. A table that already exists keeps its columns
-   * as they are; it gets the constraint only through a migration (rebuild the table or, on
-   * PostgreSQL, ALTER TABLE ... ADD CONSTRAINT), which the engine does not do by itself.
+   * The field's declared range (numeric fields, field-schema.ts numericRange): the column gets
+   * `CHECK (col IS NULL OR col BETWEEN min AND max)`, in a new table and, when the range changes,
+   * in an existing one (server/db/migrate.ts).
    */
   range?: { min: number; max: number };
 }
 export interface IndexDef { name: string; columns: string[]; unique: boolean }
-export interface TableDef { name: string; columns: ColumnDef[]; indexes: IndexDef[] }
+export interface TableDef {
+  name: string;
+  columns: ColumnDef[];
+  indexes: IndexDef[];
+  /** the entity and the metadata file it comes from (messages of the migration name them) */
+  entity?: string;
+  source?: string;
+}
+
+/** What the migration compares to tell whether an existing column must change (recorded in _schema_columns.definition). */
+export type ColumnShape = Pick<ColumnDef, 'sqlType' | 'notNull' | 'defaultSql' | 'range'>;
+export const columnShape = (c: ColumnDef): ColumnShape => ({ sqlType: c.sqlType, notNull: c.notNull, defaultSql: c.defaultSql, ...(c.range ? { range: c.range } : {}) });
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -38,7 +50,25 @@ export interface Dialect {
   limitOffset(limit: number, offset: number): string;
   createTable(t: TableDef): string;
   createIndex(table: string, ix: IndexDef): string;
+  /** a column as CREATE TABLE declares it, without its name: type, NOT NULL, DEFAULT, CHECK */
+  columnDefinition(c: ColumnDef): string;
+  /** adds a column declared exactly as `c` says (SQLite refuses NOT NULL without a default: the caller asks only for what it can do) */
   addColumn(table: string, c: ColumnDef): string;
+  /** true: alterColumn changes a column in place; false (SQLite): the table is rebuilt instead (rebuildTable) */
+  altersColumnsInPlace: boolean;
+  /**
+   * Statements that change an existing column from `from` (null: unknown) to `to` in place: type,
+   * default, NOT NULL, the range CHECK (`checks`: the names of the column's CHECK constraints now).
+   */
+  alterColumn(table: string, from: ColumnShape | null, to: ColumnDef, checks: string[]): string[];
+  /**
+   * Statements that rebuild a table as `t` declares it, copying the columns `copy` from the old
+   * one (SQLite's way to change a column: create, copy, drop, rename). Indexes go with the old
+   * table and are built again by the caller.
+   */
+  rebuildTable(t: TableDef, copy: string[]): string[];
+  /** SQL + params: the names of a column's CHECK constraints (rows { name }); null where constraints have no names (SQLite) */
+  checkConstraintsQuery(table: string, column: string): { sql: string; params: unknown[] } | null;
   /** case-insensitive LIKE with '\' as escape character */
   containsOp(column: string, param: string): string;
   /** stored form of booleans (a parameter value) */
@@ -62,7 +92,7 @@ export interface Dialect {
   identifier(name: string): string;
   /** the engine's own tables (not metadata entities) */
   systemDdl(): string[];
-  /** SQL + params listing the columns of a table: rows { name } */
+  /** SQL + params listing the columns of a table: rows { name, not_null } (not_null 1 or 0) */
   columnsQuery(table: string): { sql: string; params: unknown[] };
   /** SQL + params listing the indexes of a table the engine created: rows { name } */
   indexesQuery(table: string): { sql: string; params: unknown[] };
@@ -93,7 +123,8 @@ export const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
 /** The system tables both dialects share; `id` is the dialect's auto-increment primary key. */
 function systemTables(autoId: string, bigint: string): string[] {
   return [
-    `CREATE TABLE IF NOT EXISTS _schema_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL, field_type TEXT NOT NULL, PRIMARY KEY (table_name, column_name))`,
+    // how each column of an entity table was declared (field type; definition: type, NOT NULL, default, range as JSON), so a migration sees what changed
+    `CREATE TABLE IF NOT EXISTS _schema_columns (table_name TEXT NOT NULL, column_name TEXT NOT NULL, field_type TEXT NOT NULL, definition TEXT, PRIMARY KEY (table_name, column_name))`,
     `CREATE TABLE IF NOT EXISTS _migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS _revoked_tokens (jti TEXT PRIMARY KEY, expires_at ${bigint} NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS _password_history (id ${autoId}, account_id ${bigint} NOT NULL, hash TEXT NOT NULL, changed_at TEXT NOT NULL)`,
@@ -132,21 +163,34 @@ export const sqlite: Dialect = {
   },
   limitOffset: (limit, offset) => `LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
   createTable(t) {
-    const cols = t.columns.map((c) =>
-      c.primaryKey
-        ? `  ${quote(c.name)} INTEGER PRIMARY KEY AUTOINCREMENT`
-        : `  ${quote(c.name)} ${c.sqlType}${c.notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''}${rangeCheck(c)}`,
-    );
-    return `CREATE TABLE IF NOT EXISTS ${quote(t.name)} (\n${cols.join(',\n')}\n);`;
+    return `CREATE TABLE IF NOT EXISTS ${quote(t.name)} (\n${t.columns.map((c) => `  ${quote(c.name)} ${sqlite.columnDefinition(c)}`).join(',\n')}\n);`;
   },
   createIndex(table, ix) {
     return `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quote(ix.name)} ON ${quote(table)} (${ix.columns.map(quote).join(', ')});`;
   },
-  addColumn(table, c) {
-    // SQLite cannot add a NOT NULL column without a default; existing rows get the default
-    const notNull = c.notNull && c.defaultSql !== null;
-    return `ALTER TABLE ${quote(table)} ADD COLUMN ${quote(c.name)} ${c.sqlType}${notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''};`;
+  columnDefinition: (c) => (c.primaryKey ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : plainColumn(c)),
+  // existing rows get the default; SQLite refuses NOT NULL without one (the migration rebuilds the table instead)
+  addColumn: (table, c) => `ALTER TABLE ${quote(table)} ADD COLUMN ${quote(c.name)} ${plainColumn(c)};`,
+  altersColumnsInPlace: false,
+  alterColumn: () => {
+    throw new Error('SQLite rebuilds the table to change a column (rebuildTable)');
   },
+  rebuildTable(t, copy) {
+    const tmp = `${t.name}__rebuild`;
+    const cols = copy.map(quote).join(', ');
+    return [
+      `DROP TABLE IF EXISTS ${quote(tmp)}`,
+      sqlite.createTable({ ...t, name: tmp }),
+      `INSERT INTO ${quote(tmp)} (${cols}) SELECT ${cols} FROM ${quote(t.name)}`,
+      // AUTOINCREMENT never hands out an id again, deleted rows' included: the new table goes on
+      // from the old one's high-water mark (RENAME carries it over to the new name)
+      `INSERT INTO sqlite_sequence (name, seq) SELECT '${tmp.replace(/'/g, "''")}', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '${tmp.replace(/'/g, "''")}')`,
+      `UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE((SELECT seq FROM sqlite_sequence WHERE name = '${t.name.replace(/'/g, "''")}'), 0)) WHERE name = '${tmp.replace(/'/g, "''")}'`,
+      `DROP TABLE ${quote(t.name)}`,
+      `ALTER TABLE ${quote(tmp)} RENAME TO ${quote(t.name)}`,
+    ];
+  },
+  checkConstraintsQuery: () => null,
   // SQLite's LIKE ignores the case of ASCII letters
   containsOp: (column, param) => `${column} LIKE ${param} ESCAPE '\\'`,
   bool: (v) => (v ? 1 : 0),
@@ -156,7 +200,7 @@ export const sqlite: Dialect = {
   broadRange: (condition) => `likelihood(${condition}, 0.9)`,
   identifier: (name) => name,
   systemDdl: () => systemTables('INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER'),
-  columnsQuery: (table) => ({ sql: `SELECT name FROM pragma_table_info(?)`, params: [table] }),
+  columnsQuery: (table) => ({ sql: `SELECT name, "notnull" AS not_null FROM pragma_table_info(?)`, params: [table] }),
   indexesQuery: (table) => ({ sql: `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`, params: [table] }),
   tableExistsQuery: (table) => ({ sql: `SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?`, params: [table] }),
   // AUTOINCREMENT follows the largest id written, explicit ones included
@@ -202,20 +246,35 @@ export const postgres: Dialect = {
   },
   limitOffset: (limit, offset) => `LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
   createTable(t) {
-    const cols = t.columns.map((c) =>
-      c.primaryKey
-        ? `  ${quote(c.name)} BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY`
-        : `  ${quote(c.name)} ${c.sqlType}${c.notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''}${rangeCheck(c)}`,
-    );
-    return `CREATE TABLE IF NOT EXISTS ${quote(t.name)} (\n${cols.join(',\n')}\n);`;
+    return `CREATE TABLE IF NOT EXISTS ${quote(t.name)} (\n${t.columns.map((c) => `  ${quote(c.name)} ${postgres.columnDefinition(c)}`).join(',\n')}\n);`;
   },
   createIndex(table, ix) {
     return `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quote(pgIdentifier(ix.name))} ON ${quote(table)} (${ix.columns.map(quote).join(', ')});`;
   },
-  addColumn(table, c) {
-    const notNull = c.notNull && c.defaultSql !== null;
-    return `ALTER TABLE ${quote(table)} ADD COLUMN ${quote(c.name)} ${c.sqlType}${notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''};`;
+  columnDefinition: (c) => (c.primaryKey ? 'BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY' : plainColumn(c)),
+  addColumn: (table, c) => `ALTER TABLE ${quote(table)} ADD COLUMN ${quote(c.name)} ${plainColumn(c)};`,
+  altersColumnsInPlace: true,
+  alterColumn(table, from, to, checks) {
+    const t = quote(table);
+    const col = quote(to.name);
+    const out: string[] = [];
+    if (from?.sqlType !== to.sqlType) out.push(`ALTER TABLE ${t} ALTER COLUMN ${col} TYPE ${to.sqlType} USING ${col}::${to.sqlType}`);
+    if (from?.defaultSql !== to.defaultSql) out.push(to.defaultSql === null ? `ALTER TABLE ${t} ALTER COLUMN ${col} DROP DEFAULT` : `ALTER TABLE ${t} ALTER COLUMN ${col} SET DEFAULT ${to.defaultSql}`);
+    if (from?.notNull !== to.notNull) out.push(`ALTER TABLE ${t} ALTER COLUMN ${col} ${to.notNull ? 'SET' : 'DROP'} NOT NULL`);
+    if (!from || JSON.stringify(from.range ?? null) !== JSON.stringify(to.range ?? null)) {
+      for (const name of checks) out.push(`ALTER TABLE ${t} DROP CONSTRAINT ${quote(name)}`);
+      // named as CREATE TABLE names a column's CHECK, so a migrated table looks like a new one
+      if (to.range) out.push(`ALTER TABLE ${t} ADD CONSTRAINT ${quote(pgIdentifier(`${table}_${to.name}_check`))}${rangeCheck(to)}`);
+    }
+    return out;
   },
+  rebuildTable: () => {
+    throw new Error('PostgreSQL changes columns in place (alterColumn)');
+  },
+  checkConstraintsQuery: (table, column) => ({
+    sql: `SELECT con.conname AS name FROM pg_constraint con JOIN pg_class rel ON rel.oid = con.conrelid JOIN pg_namespace ns ON ns.oid = rel.relnamespace JOIN pg_attribute att ON att.attrelid = rel.oid AND att.attnum = ANY (con.conkey) WHERE con.contype = 'c' AND ns.nspname = current_schema() AND rel.relname = ? AND att.attname = ? ORDER BY con.conname`,
+    params: [table, column],
+  }),
   // LIKE is case-sensitive in PostgreSQL; ILIKE matches SQLite's behaviour for Latin letters
   containsOp: (column, param) => `${column} ILIKE ${param} ESCAPE '\\'`,
   bool: (v) => v,
@@ -225,7 +284,7 @@ export const postgres: Dialect = {
   broadRange: (condition) => condition,
   identifier: pgIdentifier,
   systemDdl: () => systemTables('BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY', 'BIGINT'),
-  columnsQuery: (table) => ({ sql: `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?`, params: [table] }),
+  columnsQuery: (table) => ({ sql: `SELECT column_name AS name, CASE WHEN is_nullable = 'NO' THEN 1 ELSE 0 END AS not_null FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?`, params: [table] }),
   indexesQuery: (table) => ({ sql: `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname NOT LIKE '%\\_pkey' ESCAPE '\\'`, params: [table] }),
   tableExistsQuery: (table) => ({ sql: `SELECT 1 AS x FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?`, params: [table] }),
   afterBulkLoad: ['ANALYZE'],
@@ -269,8 +328,13 @@ export function numberedPlaceholders(sql: string): string {
 /** Escapes LIKE wildcards so a user's "50%" searches for the characters, not a pattern. */
 export const likePattern = (s: string): string => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The column constraint of a declared range (CREATE TABLE only; see ColumnDef.range). */
-function rangeCheck(c: ColumnDef): string {
+/** A column's type, NOT NULL, DEFAULT and range CHECK (both dialects write them alike). */
+function plainColumn(c: ColumnDef): string {
+  return `${c.sqlType}${c.notNull ? ' NOT NULL' : ''}${c.defaultSql !== null ? ` DEFAULT ${c.defaultSql}` : ''}${rangeCheck(c)}`;
+}
+
+/** The column constraint of a declared range (see ColumnDef.range). */
+function rangeCheck(c: Pick<ColumnDef, 'name' | 'range'>): string {
   return c.range ? ` CHECK (${quote(c.name)} IS NULL OR ${quote(c.name)} BETWEEN ${c.range.min} AND ${c.range.max})` : '';
 }
 const INT32 = { min: -2147483648, max: 2147483647 };
@@ -285,6 +349,7 @@ export function tableDef(e: CompiledEntity, d: Pick<Dialect, 'sqlType' | 'boolLi
     const sqlType = d.sqlType(f);
     return {
       name: f.column,
+      field: f.name,
       fieldType: f.type === 'code' ? `code:${f.codeTable}` : f.type,
       // PostgreSQL's 8-byte BIGINT becomes its 4-byte INTEGER where the range fits 32 bits (SQLite's
       // INTEGER already stores each value in as few bytes as it needs); a migration compares the
@@ -298,7 +363,7 @@ export function tableDef(e: CompiledEntity, d: Pick<Dialect, 'sqlType' | 'boolLi
     };
   });
   const indexes: IndexDef[] = e.indexes.map((ix) => ({ name: d.identifier(ix.name), unique: ix.unique, columns: ix.fields.map((fn) => e.fields[fn].column) }));
-  return { name: e.table, columns, indexes };
+  return { name: e.table, columns, indexes, entity: e.name };
 }
 
 export function tableDefs(meta: CompiledMetadata, d: Dialect): TableDef[] {

@@ -30,7 +30,7 @@ const target: DbTarget = isPostgresUrl(url) ? { url } : { file: resolve(values.d
 if (values.force && 'file' in target) for (const f of [target.file, `${target.file}-wal`, `${target.file}-shm`]) if (existsSync(f)) rmSync(f);
 const db = await openDb(target);
 if (values.force && 'url' in target) await db.exec('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
-await migrate(db, tables[db.kind], migrations);
+await migrate(db, tables[db.kind], migrations, { log: (line) => console.log(`seed: ${line}`) });
 if (!(await isEmpty(db))) {
   console.error(`seed: ${describeTarget(target)} already has data; use --force to start from an empty database`);
   await db.close();

@@ -5,7 +5,7 @@
  * gets a "did you mean" from the valid choices.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useMetadataCopy } from './metadata-copy.ts';
 import { closest, levenshtein } from '../../codegen/compile/suggest.ts';
@@ -142,6 +142,15 @@ describe('an unknown name', () => {
     expect(errs).toMatch(/unknown resource "order" \(did you mean "orders"\?/);
     expect(errs).toMatch(/unknown button "exprot" \(did you mean "export"\?/);
     expect(errs).toMatch(/unknown entity "notise" \(did you mean "notice"\?/);
+  });
+
+  it('table and column of a migration step that fills a column', async () => {
+    mkdirSync(join(m.dir, 'metadata/migrations'));
+    const step = { op: 'addColumn', table: 'consulting_fee_item', column: 'managment_rate', value: 0.1 };
+    writeFileSync(join(m.dir, 'metadata/migrations/0001-fill.json'), JSON.stringify({ id: '0001-fill', steps: [step, { ...step, table: 'consulting_fee_items', column: 'x' }] }));
+    const errs = await errorsOf();
+    expect(errs).toEqual(expect.arrayContaining([expect.stringMatching(/^metadata\/migrations\/0001-fill.json#\/steps\/0\/column: unknown column "managment_rate" of table "consulting_fee_item" \(did you mean "management_rate"\?/)]));
+    expect(errs).toEqual(expect.arrayContaining([expect.stringMatching(/^metadata\/migrations\/0001-fill.json#\/steps\/1\/table: unknown table "consulting_fee_items" of the metadata \(did you mean "consulting_fee_item"\?/)]));
   });
 
   it('far from every choice gets the list without a guess', async () => {
