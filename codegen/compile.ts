@@ -18,6 +18,7 @@ import { checkMetaSchemas } from './compile/meta-schema.ts';
 import { compileRules } from './compile/rules.ts';
 import { runChecks } from './compile/run-checks.ts';
 import { compileScreens, screenSources } from './compile/screens.ts';
+import { compileMail } from './compile/mail.ts';
 
 export { SYSTEM_FIELDS, snake } from './compile/fields.ts';
 
@@ -40,13 +41,14 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   const { entities, resources, files: entityFiles } = compileEntities(ctx, rules, access);
   const sources = screenSources(src);
   const screens = compileScreens(ctx, { app, access, entities, resources }, sources);
+  const mail = compileMail(ctx);
 
   const screenFiles = new Map<string, { file: string; base: string }>();
   screens.forEach((s, i) => {
     if (!screenFiles.has(s.name)) screenFiles.set(s.name, { file: sources[i].file, base: sources[i].base });
   });
   screens.sort((a, b) => a.path.localeCompare(b.path));
-  const model = { app, access, codeTables, rules, entities, resources, screens };
+  const model = { app, access, codeTables, rules, entities, resources, screens, mail };
   runChecks({
     model,
     src,

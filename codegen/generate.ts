@@ -17,15 +17,16 @@ const json = (value: unknown): string => JSON.stringify({ $comment: BANNER_TEXT,
 
 const pascal = (s: string): string => s.replace(/(^|[-_\s])([a-z])/g, (_m, _p, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase());
 
-/** Removes what a client must never see: private fields. */
-function publicModel(meta: CompiledMetadata): CompiledMetadata {
+/** Removes what a client must never see or need: private fields, the e-mail templates. */
+function publicModel(meta: CompiledMetadata): Omit<CompiledMetadata, 'mail'> {
   const entities = Object.fromEntries(
     Object.entries(meta.entities).map(([n, e]) => {
       const fields = Object.fromEntries(Object.entries(e.fields).filter(([, f]) => !f.private));
       return [n, { ...e, fields, fieldOrder: e.fieldOrder.filter((f) => fields[f]) }];
     }),
   );
-  return { ...meta, entities };
+  const { mail: _mail, ...rest } = meta;
+  return { ...rest, entities };
 }
 
 /** json-schema-to-typescript output by input: unchanged entities are not converted again in watch mode. */

@@ -19,6 +19,8 @@ export interface MetadataSources {
   root: string;
   app: SourceFile;
   access: SourceFile;
+  /** the notification e-mail templates (mail.json) */
+  mail: SourceFile;
   codes: SourceFile[];
   rules: SourceFile[];
   entities: SourceFile[];
@@ -82,6 +84,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
   };
   const app = need('app.json');
   const access = need('access.json');
+  const mail = need('mail.json');
   const i18n: Record<string, SourceFile[]> = {};
   const i18nDir = join(metadataDir, 'i18n');
   if (existsSync(i18nDir)) {
@@ -93,6 +96,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
     root: metadataDir,
     app: app as SourceFile,
     access: access as SourceFile,
+    mail: mail as SourceFile,
     codes: readDir(projectRoot, join(metadataDir, 'codes'), errors),
     rules: readDir(projectRoot, join(metadataDir, 'rules'), errors),
     entities: readDir(projectRoot, join(metadataDir, 'entities'), errors),
@@ -100,7 +104,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
     i18n,
     migrations: readDir(projectRoot, join(metadataDir, 'migrations'), errors),
   };
-  return { sources: app && access ? sources : null, errors };
+  return { sources: app && access && mail ? sources : null, errors };
 }
 
 /**
@@ -109,7 +113,7 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
  */
 export function sourcesHash(src: MetadataSources): string {
   const hash = createHash('sha256');
-  for (const f of [src.app, src.access, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations]) {
+  for (const f of [src.app, src.access, src.mail, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations]) {
     hash.update(f.file);
     hash.update('\0');
     hash.update(f.text);

@@ -6,6 +6,7 @@
  * counters, number series and files live in the database (or the directory beside SQLite).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { dirname, join, resolve } from 'node:path';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import { metadata, schemas, tables, migrations } from './generated/index.ts';
@@ -27,6 +28,8 @@ import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
 import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
+import mailPlugin, { type MailOptions } from './mail/plugin.ts';
+import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
 
 export interface AppOptions {
   /** an open database (the app takes it over and closes it), or where to open one */
@@ -55,6 +58,19 @@ export interface AppOptions {
   exportMaxRows?: number;
   /** profiles that must use two-step verification (default: metadata app.mfa.requiredFor) */
   mfaRequiredFor?: Profile[];
+  /** e-mail: SMTP or .eml files, the sender loop (off unless asked: npm start turns it on) */
+  mail?: MailOptions;
+  /** the portal's address in mails (PORTAL_PUBLIC_URL; default http://127.0.0.1:3000) */
+  publicUrl?: string;
+  /** limits of the self-service password reset */
+  passwordReset?: PasswordResetOptions;
+}
+
+/** Where .eml files go without SMTP: PORTAL_MAIL_DIR, else `mail/` beside the SQLite file, else `data/mail`. */
+export function mailDirOf(opts: Pick<AppOptions, 'mail' | 'dbFile' | 'databaseUrl'>): string {
+  if (opts.mail?.dir) return resolve(opts.mail.dir);
+  if (opts.dbFile && !opts.databaseUrl) return join(dirname(resolve(opts.dbFile)), 'mail');
+  return resolve('data', 'mail');
 }
 
 declare module 'fastify' {
@@ -136,9 +152,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return payload;
   });
 
+  // mail before the routes that queue it (they wake the sender)
+  await app.register(mailPlugin, { ...opts.mail, db, dir: mailDirOf(opts), publicUrl: opts.publicUrl ?? 'http://127.0.0.1:3000' });
+
   const engine = new Engine(db, metadata, schemas, createHandlers({ ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) }) as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
   app.decorate('engine', engine);
   await app.register(connectRoutes, { db, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}), ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}) });
+  await app.register(passwordResetRoutes, { db, ...opts.passwordReset, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) });
   await app.register(metaRoutes);
   await app.register(resourceRoutes, { engine });
   await app.register(fileRoutes, { engine });

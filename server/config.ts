@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { isPostgresUrl, type DbTarget } from './db/open.ts';
 import type { Db } from './db/types.ts';
+import { normalisePublicUrl } from './mail/links.ts';
 
 export interface Config {
   port: number;
@@ -17,6 +18,10 @@ export interface Config {
   filesDir: string | null;
   /** PORTAL_WORKERS: server processes on the one port (default 1) */
   workers: number;
+  /** the portal's address as users reach it, for links in mails (PORTAL_PUBLIC_URL) */
+  publicUrl: string;
+  /** e-mail: SMTP_URL, PORTAL_MAIL_DIR (.eml files without SMTP), PORTAL_MAIL_FROM */
+  mail: { smtpUrl?: string; dir?: string; from?: string };
 }
 
 function checkSecret(s: string): string {
@@ -58,13 +63,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${env.PORT}"`);
   const workers = Number(env.PORTAL_WORKERS ?? 1);
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`PORTAL_WORKERS must be a whole number from 1 to 64, not "${env.PORTAL_WORKERS}"`);
+  const host = env.HOST ?? '127.0.0.1';
+  // links in mails never come from a request's Host header (it can be forged): configuration, or
+  // for a development machine the address the server listens on
+  const localHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const publicUrl = normalisePublicUrl(env.PORTAL_PUBLIC_URL || `http://${localHost}:${port}`);
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
   return {
     port,
-    host: env.HOST ?? '127.0.0.1',
+    host,
     database,
     seed,
     jwtSecret: env.JWT_SECRET ? checkSecret(env.JWT_SECRET) : undefined,
     filesDir: url ? null : join(dirname(dbFile), 'files'),
     workers,
+    publicUrl,
+    mail: {
+      ...(smtpUrl ? { smtpUrl } : {}),
+      ...(env.PORTAL_MAIL_DIR ? { dir: resolve(env.PORTAL_MAIL_DIR) } : {}),
+      ...(env.PORTAL_MAIL_FROM ? { from: env.PORTAL_MAIL_FROM } : {}),
+    },
   };
 }

@@ -59,10 +59,13 @@ async function serve(config: Config, secret: string): Promise<void> {
     jwtSecret: secret,
     ...(config.filesDir ? { filesDir: config.filesDir } : {}),
     adminDir: join(projectRoot(), 'admin', 'dist'),
+    // every process sends mail: the queue's claims keep two from sending one mail
+    mail: { ...config.mail, loop: true },
+    publicUrl: config.publicUrl,
     // the primary (or this single process) has migrated already
     migrate: false,
     // secrets never reach the log, whatever a serializer adds later (ASVS 16.2.5)
-    logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.oldPassword'] },
+    logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.oldPassword', 'req.body.confirmPassword', 'req.body.token'] },
   });
   const close = async () => {
     await app.close();
@@ -94,6 +97,10 @@ try {
   cannotStart(err, config);
 }
 const settings = config!;
+
+if (!cluster.isWorker && !process.env.PORTAL_PUBLIC_URL && !['127.0.0.1', 'localhost', '::1'].includes(settings.host)) {
+  log(`PORTAL_PUBLIC_URL is not set: links in e-mails (password reset, login) point at ${settings.publicUrl}; set it to the address users open`);
+}
 
 if (cluster.isWorker) {
   // the primary passed the secret it prepared; a worker that cannot listen tells the primary why

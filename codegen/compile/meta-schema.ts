@@ -11,7 +11,7 @@ import type { CompileContext } from './context.ts';
 import { choicesHint, closest } from './suggest.ts';
 
 const SCHEMA_DIR = 'schema';
-const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration'].map((n) => `${n}.schema.json`);
+const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration', 'mail'].map((n) => `${n}.schema.json`);
 type Validators = ReturnType<typeof buildValidators>;
 /** Compiled meta-schemas, kept while the schema files are unchanged (watch mode regenerates fast). */
 const validatorCache = new Map<string, Validators>();
@@ -44,6 +44,7 @@ function buildValidators(metadataDir: string) {
     screen: ajv.getSchema('screen.schema.json')!,
     i18n: compile('i18n.schema.json'),
     migration: compile('migration.schema.json'),
+    mail: compile('mail.schema.json'),
   };
 }
 
@@ -85,6 +86,7 @@ export function checkMetaSchemas(ctx: CompileContext): boolean {
   };
   check(v.app, src.app);
   check(v.access, src.access);
+  check(v.mail, src.mail);
   src.codes.forEach((f) => check(v.codes, f));
   src.rules.forEach((f) => check(v.rules, f));
   src.entities.forEach((f) => check(v.entity, f));

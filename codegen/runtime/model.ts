@@ -4,6 +4,8 @@
  * ("released"); the compiled model speaks in stored *codes* ("0") so nobody converts twice.
  */
 
+import type { CompiledMail } from './mail.ts';
+
 export type Locale = 'zh-CN' | 'en-US';
 export const LOCALES: readonly Locale[] = ['zh-CN', 'en-US'];
 export type Bilingual = Record<Locale, string>;
@@ -148,7 +150,8 @@ export interface CompiledFilter { field: string; op: FilterOp; alwaysOn: boolean
 export interface CompiledScreen {
   name: string;
   path: string;
-  kind: 'list' | 'edit' | 'show' | 'dashboard' | 'login' | 'error' | 'redirect' | 'custom';
+  /** auth: a public page of the sign-in flow outside the layout (forgot / reset password), drawn by `component` */
+  kind: 'list' | 'edit' | 'show' | 'dashboard' | 'login' | 'error' | 'redirect' | 'custom' | 'auth';
   titleKey: string;
   public: boolean;
   /** empty: any logged-in user */
@@ -191,7 +194,8 @@ export interface AppConstants {
   settingsDefaults: { tagsView: boolean; fixedHeader: boolean; sidebarLogo: boolean; pinyinSearch?: boolean; errorLog?: boolean };
   dateFormat?: string;
   dateTimeFormat?: string;
-  password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number };
+  /** resetLinkMinutes: how long a password-reset link works (default 30) */
+  password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number; resetLinkMinutes?: number };
   /** failed logins per user ID: free attempts, then growing delays, then the lock (metadata/schema/app.schema.json) */
   lockout: { maxFailures: number; freeAttempts: number; delaySeconds: number; maxDelaySeconds: number; resetAfterSeconds: number };
   token: { expiresInSeconds: number; refreshBeforeSeconds: number; maxSessionSeconds: number };
@@ -219,6 +223,8 @@ export interface CompiledMetadata {
   /** resource name -> entity name */
   resources: Record<string, string>;
   screens: CompiledScreen[];
+  /** notification e-mail templates (server only: the admin's copy leaves them out) */
+  mail: CompiledMail;
 }
 
 /**

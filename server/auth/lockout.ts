@@ -143,7 +143,7 @@ export class LoginFailures {
       await tx.run(`INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, NULL, NULL, 'accounts', ?, 'lockout', ?)`, [
         at, accountId, JSON.stringify({ status: [before.status, statuses.locked], failedLogins: [null, failures] }),
       ]);
-      await queueMail(tx, { template: 'lockoutNotice', accountId, vars: { failedAttempts: failures } }, new Date(this.clock()));
+      await queueMail(tx, { template: 'lockoutNotice', accountId }, new Date(this.clock()));
       return true;
     });
   }

@@ -2,13 +2,19 @@
  * Account administration by internal staff (metadata/entities/account.json): create an account
  * with a random initial password, lock, unlock, reset the password, disable, enable. Each runs in
  * the action's transaction together with its audit rows (the engine's transition and insert write
- * them) and the e-mail it causes (queueMail), so a failed change sends nothing.
+ * them) and the e-mail it causes (queueMail, templates in metadata/mail.json), so a failed change
+ * sends nothing.
  *
  * Initial passwords (ASVS 5.0 6.4.1): random from the CSPRNG, checked against the metadata's
  * password rule, status mustChangePassword, so the first login can do nothing but change it. The
- * password goes only into the queued e-mail's variables: never into an answer, the audit trail
- * (the hash is a private field, masked) or a log. Hashing is slow (scrypt), so it happens in the
- * handler's `prepare`, before the engine opens the transaction (never under the write lock).
+ * password goes only into the queued e-mail's variables (cleared once sent): never into an answer,
+ * the audit trail (the hash is a private field, masked) or a log. Hashing is slow (scrypt), so it
+ * happens in the handler's `prepare`, before the engine opens the transaction (never under the
+ * write lock).
+ *
+ * The administrator's password reset mails no password: it sends the one-time link of the
+ * self-service reset (server/auth/reset-link.ts), with which the holder sets a new password; a
+ * lapsed link is replaced through "Forgot password".
  */
 import { randomInt } from 'node:crypto';
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
@@ -18,6 +24,7 @@ import type { ActionContext, ActionHandler, CollectionHandler, PrepareContext } 
 import { conflict } from '../engine/errors.ts';
 import { hashPassword, PRODUCTION_PARAMS, type ScryptParams } from '../engine/passwords.ts';
 import { clearLoginFailures } from '../auth/lockout.ts';
+import { issueResetLink } from '../auth/reset-link.ts';
 import { queueMail } from '../mail/queue.ts';
 import { AccountStatus, type Account, type AccountDisableInput, type AccountEnableInput, type AccountLockInput, type AccountRegisterInput, type AccountResetPasswordInput, type AccountUnlockInput } from '../generated/types.ts';
 import { inOrder } from './in-order.ts';
@@ -71,7 +78,7 @@ function passwordMaker(hashParams: ScryptParams) {
   };
 }
 
-/** Administrators do not lock, disable or reset their own account (they would lock themselves out). */
+/** Administrators do not lock or disable their own account (they would lock themselves out). */
 function notOwn(ctx: ActionContext<Account, unknown>, a: Account): void {
   if (a.id === ctx.principal.accountId) throw conflict('error.notOnOwnAccount');
 }
@@ -90,7 +97,6 @@ export interface AccountHandlers {
 
 export function accountHandlers(hashParams: ScryptParams = PRODUCTION_PARAMS): AccountHandlers {
   const registerPassword = passwordMaker(hashParams);
-  const resetPasswords = passwordMaker(hashParams);
 
   /**
    * A new account: its user ID must be free whatever its case (the login compares IDs without
@@ -109,7 +115,8 @@ export function accountHandlers(hashParams: ScryptParams = PRODUCTION_PARAMS): A
         // no password chosen by its holder yet (expiry and unlock read it so)
         passwordChangedAt: null,
       });
-      await queueMail(ctx.db, { template: 'registration', accountId: Number(record.id), vars: { userId: String(record.userId), initialPassword: password } }, new Date(ctx.now));
+      // the user ID and name come from the account (standard placeholders of every template)
+      await queueMail(ctx.db, { template: 'registration', accountId: Number(record.id), vars: { initialPassword: password } }, new Date(ctx.now));
       return record;
     },
     { prepare: registerPassword.prepare },
@@ -127,29 +134,21 @@ export function accountHandlers(hashParams: ScryptParams = PRODUCTION_PARAMS): A
     inOrder(ctx.records, async (a) => {
       const r = await ctx.transition(a, { status: reopened(a), failedLogins: 0 });
       await clearLoginFailures(ctx.db, String(a.userId));
-      await queueMail(ctx.db, { template: 'unlock', accountId: Number(a.id), vars: { userId: String(a.userId) } }, new Date(ctx.now));
+      await queueMail(ctx.db, { template: 'unlock', accountId: Number(a.id) }, new Date(ctx.now));
       return r;
     });
 
   /**
-   * A new initial password, sent with the passwordReset e-mail: status mustChangePassword, sessions
-   * ended (the action's `set`), a lock lifted, the failure count cleared; the old password joins the
-   * history (it cannot be chosen again, as after a change by the user).
+   * The passwordReset e-mail with a one-time link, as "Forgot password" sends it: the holder sets a
+   * new password with it (which ends every session and lifts a lock); until then the current
+   * password stays, as the mail says. The action itself is audited by the engine's transition.
    */
-  const resetPassword: ActionHandler<Account, AccountResetPasswordInput> = Object.assign(
-    (ctx: ActionContext<Account, AccountResetPasswordInput>) =>
-      inOrder(ctx.records, async (a) => {
-        notOwn(ctx, a);
-        const { password, hash } = await resetPasswords.get(ctx);
-        const old = (a as Account & { passwordHash?: string | null }).passwordHash;
-        if (old) await ctx.db.run(`INSERT INTO _password_history (account_id, hash, changed_at) VALUES (?, ?, ?)`, [a.id, old, a.passwordChangedAt ?? ctx.now]);
-        const r = await ctx.transition(a, { passwordHash: hash, passwordChangedAt: null, failedLogins: 0 });
-        await clearLoginFailures(ctx.db, String(a.userId));
-        await queueMail(ctx.db, { template: 'passwordReset', accountId: Number(a.id), vars: { userId: String(a.userId), initialPassword: password } }, new Date(ctx.now));
-        return r;
-      }),
-    { prepare: resetPasswords.prepare },
-  );
+  const resetPassword: ActionHandler<Account, AccountResetPasswordInput> = (ctx) =>
+    inOrder(ctx.records, async (a) => {
+      const r = await ctx.transition(a);
+      await issueResetLink(ctx.db, Number(a.id), new Date(ctx.now));
+      return r;
+    });
 
   const disable: ActionHandler<Account, AccountDisableInput> = (ctx) =>
     inOrder(ctx.records, (a) => {

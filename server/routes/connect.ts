@@ -15,7 +15,7 @@ import { metadata } from '../generated/index.ts';
 import { translate, isLocale } from '../engine/i18n.ts';
 import { hashPassword, needsRehash, verifyPassword, PRODUCTION_PARAMS, type ScryptParams } from '../engine/passwords.ts';
 import { SchemaValidator, type FieldErrors } from '../../codegen/runtime/validation.ts';
-import { fieldSchema, ruleFragment } from '../../codegen/runtime/field-schema.ts';
+import { fieldSchema } from '../../codegen/runtime/field-schema.ts';
 import { AppError, validationFailed, conflict } from '../engine/errors.ts';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import type { Db } from '../db/types.ts';
@@ -25,6 +25,7 @@ import { mfaState, useSecondFactor } from '../auth/totp.ts';
 import totpRoutes from '../auth/totp-routes.ts';
 import { countHit } from '../plugins/rate-limit.ts';
 import { LoginFailures, clearLoginFailures, type ClaimResult } from '../auth/lockout.ts';
+import { keepInHistory, newPasswordErrors, passwordReused, reusesRecentPassword } from '../auth/password-policy.ts';
 
 const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
 const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
@@ -286,10 +287,6 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     additionalProperties: false,
     properties: Object.fromEntries(profileFields.map((f) => [f, fieldSchema(account.fields[f], metadata, true)])),
   };
-  const passwordSchema = {
-    type: 'object',
-    properties: { newPassword: { type: 'string', allOf: [ruleFragment(metadata.rules.password)] } },
-  };
 
   app.post('/supplierApi/accountInfo/update', {
     preHandler: app.authenticate({ allowMustChange: true }),
@@ -323,20 +320,10 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     let newHash: string | null = null;
     if (wantsPassword) {
       if (!b.oldPassword) errors.oldPassword = { key: 'validation.required' };
-      if (!b.newPassword) errors.newPassword = { key: 'validation.required' };
-      else {
-        const pw = validator.validate(passwordSchema, { newPassword: b.newPassword });
-        if (pw) Object.assign(errors, pw);
-      }
-      if (b.newPassword && b.newPassword !== b.confirmPassword) errors.confirmPassword = { key: 'error.passwordMismatch' };
+      Object.assign(errors, newPasswordErrors(validator, b.newPassword, b.confirmPassword));
       if (Object.keys(errors).length) throw validationFailed(errors);
       if (!(await verifyPassword(b.oldPassword!, acc.passwordHash))) throw validationFailed({ oldPassword: { key: 'error.wrongOldPassword' } });
-      const n = metadata.app.password.historyCount;
-      const older = await db.all<{ hash: string }>(`SELECT hash FROM _password_history WHERE account_id = ? ORDER BY changed_at DESC, id DESC LIMIT ?`, [acc.id, n]);
-      const previous = [acc.passwordHash, ...older.map((r) => r.hash)].filter((h): h is string => !!h).slice(0, n);
-      for (const h of previous) {
-        if (await verifyPassword(b.newPassword!, h)) throw validationFailed({ newPassword: { key: 'error.passwordReused', args: { count: n } } });
-      }
+      if (await reusesRecentPassword(db, acc, b.newPassword!)) throw passwordReused();
       newHash = await hashPassword(b.newPassword!, hashParams);
     }
     if (Object.keys(errors).length) throw validationFailed(errors);
@@ -350,7 +337,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
         params.push(v);
       }
       if (newHash) {
-        if (acc.passwordHash) await tx.run(`INSERT INTO _password_history (account_id, hash, changed_at) VALUES (?, ?, ?)`, [acc.id, acc.passwordHash, acc.passwordChangedAt ?? now]);
+        await keepInHistory(tx, acc, now);
         // a new password ends every other session of the account (this one gets a fresh token below)
         sets.push('password_hash = ?', 'password_changed_at = ?', 'sessions_valid_from = ?');
         params.push(newHash, now, now);

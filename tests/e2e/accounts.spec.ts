@@ -1,15 +1,19 @@
 /**
  * Account administration in a real browser, in both languages: internal staff open it from the
  * menu, create an account (a taken user ID and a bad e-mail first, refused in the UI language),
- * find it, lock and unlock it; the database behind shows the states and the queued e-mails
- * (registration with the initial password, unlock). The supplier administrator has no such screen.
+ * find it, lock and unlock it. The registration e-mail arrives (serve.ts's SMTP server) in the
+ * account's language with an initial password that logs in as 602; the unlock e-mail follows; the
+ * database behind shows the states, the mails and the audit trail. The supplier administrator has
+ * no such screen.
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import type { Db } from '../../server/db/types.ts';
 import { logout, menuPaths, openViaMenu } from './pages/shell.ts';
 import { confirmDialog, expectNotification, loginIn, screen, screenNamed, t } from './pages/screens.ts';
+import { metadata as serverMetadata } from '../../server/generated/index.ts';
 import { openE2eDatabase } from './pages/database.ts';
+import { inboxNames, recipient, waitForMail } from './inbox.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const accountList = screenNamed('accountList');
@@ -23,8 +27,9 @@ test.afterAll(async () => {
 });
 
 const accountRow = (userId: string) => db.get<{ id: number; status: string; email: string }>(`SELECT id, status, email FROM account WHERE user_id = ?`, [userId]);
-const queued = async (accountId: number) =>
-  (await db.all<{ template: string; vars: string }>(`SELECT template, vars FROM _mail_queue WHERE account_id = ? ORDER BY id`, [accountId])).map((m) => ({ template: m.template, vars: JSON.parse(m.vars) as Record<string, string> }));
+const queued = async (accountId: number) => (await db.all<{ template: string }>(`SELECT template FROM _mail_queue WHERE account_id = ? ORDER BY id`, [accountId])).map((m) => m.template);
+/** the subject of a mail template in a language (metadata/mail.json, as the sender renders it) */
+const subject = (template: 'registration' | 'unlock', locale: Locale) => serverMetadata.mail[template].content[locale].subject;
 
 const mailCount = async () => Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM _mail_queue`))!.n);
 
@@ -40,6 +45,7 @@ for (const locale of LOCALES) {
   test(`internal staff create an account, lock and unlock it (${locale})`, async ({ page }) => {
     const userId = `e2e-${locale === 'zh-CN' ? 'zh' : 'en'}-${Date.now() % 1_000_000}`;
     const mailsBefore = await mailCount();
+    const seen = inboxNames();
     await loginIn(page, 'staff01', locale);
     await openViaMenu(page, accountList.path);
     await expect(screen.title(page)).toHaveText(t(locale, accountList.titleKey));
@@ -70,15 +76,20 @@ for (const locale of LOCALES) {
     await expectNotification(page, t(locale, 'message.accountRegistered'));
     await expect(dialog).toBeHidden();
 
-    // in the database: must change its password; the registration e-mail waits with the password
+    // in the database: must change its password; the registration e-mail goes out
     const acc = (await accountRow(userId))!;
     expect(acc).toMatchObject({ status: '602', email: `${userId}@example.com` });
-    const mails = await queued(acc.id);
-    expect(mails.map((m) => m.template)).toEqual(['registration']);
-    expect(mails[0].vars.userId).toBe(userId);
-    expect(mails[0].vars.initialPassword).toMatch(/^(?=.*[A-Za-z])(?=.*[0-9])[A-Za-z0-9]{8,20}$/);
-    // the password never reached the page
-    await expect(page.locator('body')).not.toContainText(mails[0].vars.initialPassword);
+    expect(await queued(acc.id)).toEqual(['registration']);
+    // it arrives in the account's language with the user ID and an initial password of the spec's rule
+    const mail = await waitForMail(seen, (m) => recipient(m).includes(`${userId}@example.com`));
+    expect(mail.subject).toBe(subject('registration', locale));
+    expect(mail.text).toContain(userId);
+    const password = /(?:初始密码：|Initial password: )([A-Za-z0-9]+)/.exec(mail.text ?? '')?.[1] ?? '';
+    expect(password).toMatch(/^(?=.*[A-Za-z])(?=.*[0-9])[A-Za-z0-9]{8,20}$/);
+    // it never reached the page, and it logs in: as 602, to be changed first
+    await expect(page.locator('body')).not.toContainText(password);
+    const first = await page.request.post('/connect/token', { form: { grant_type: 'password', username: userId, password, warehouse: 'PDC01' } });
+    expect(((await first.json()) as { account_status: number }).account_status).toBe(602);
 
     // found by its user ID
     await screen.filter(page, 'userId_like').fill(userId);
@@ -97,10 +108,9 @@ for (const locale of LOCALES) {
     await confirmDialog(page);
     await expect(row).toContainText(t(locale, 'code.accountStatus.602'));
     expect((await accountRow(userId))!.status).toBe('602');
-    expect((await queued(acc.id)).map((m) => [m.template, m.vars.userId])).toEqual([
-      ['registration', userId],
-      ['unlock', userId],
-    ]);
+    expect(await queued(acc.id)).toEqual(['registration', 'unlock']);
+    const unlocked = await waitForMail(seen, (m) => recipient(m).includes(`${userId}@example.com`) && m.subject === subject('unlock', locale));
+    expect(unlocked.text).toContain(userId);
     // both in the audit trail, by staff01
     const trail = await db.all<{ operation: string; userId: string }>(`SELECT operation, user_id AS "userId" FROM audit_entry WHERE resource = 'accounts' AND record_id = ? ORDER BY id`, [acc.id]);
     expect(trail).toEqual([

@@ -4,19 +4,31 @@
  * the suite is not throttled). Started by playwright.config.ts (webServer). The database is a
  * temporary SQLite file, or the PostgreSQL database E2E_DATABASE_URL names (npm run test:e2e:pg,
  * through tests/support/with-postgres.ts); which one is written to a file beside the temporary
- * folders (pages/database.ts) for the specs that look into it.
+ * folders (pages/database.ts) for the specs that look into it. Mail goes over SMTP to a real SMTP
+ * server started here, which keeps what it receives in the inbox folder of tests/e2e/inbox.ts (the
+ * specs read it); the mail flows' own accounts come from mail-fixtures.ts.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildApp } from '../../server/app.ts';
 import { seedDatabase } from '../../server/seed/index.ts';
 import { metadata } from '../../server/generated/index.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
+import { startSmtpServer } from '../support/smtp.ts';
+import { inboxDir } from './inbox.ts';
+import { addMailAccounts } from './mail-fixtures.ts';
 import { e2eDatabaseInfo } from './pages/database.ts';
 
+const port = Number(process.env.E2E_PORT ?? 3310);
 const dir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 const pgUrl = process.env.E2E_DATABASE_URL;
+// the mailbox: a real SMTP server the portal sends to, each mail kept as an .eml file for the specs
+const inbox = inboxDir(port);
+rmSync(inbox, { recursive: true, force: true });
+mkdirSync(inbox, { recursive: true });
+let received = 0;
+const smtp = await startSmtpServer({ onMessage: (m) => writeFileSync(join(inbox, `${String(++received).padStart(5, '0')}.eml`), m.raw) });
 const app = await buildApp({
   ...(pgUrl ? { databaseUrl: pgUrl } : { dbFile: join(dir, 'portal.db'), filesDir: join(dir, 'files') }),
   jwtSecret: 'e2e-secret-0123456789-0123456789-0123456789',
@@ -25,8 +37,13 @@ const app = await buildApp({
   loginRateLimit: 10_000,
   writesPerMinute: 100_000,
   accountAttemptsPerMinute: 10_000,
+  // the sender loop runs as in production, polling often so a spec waits little for its mail
+  mail: { smtpUrl: smtp.url, loop: true, pollMs: 250 },
+  publicUrl: `http://127.0.0.1:${port}`,
 });
 await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS });
+await addMailAccounts(app.db, metadata, TEST_PARAMS);
 // where the data is, for specs that check the database behind the screens (pages/database.ts)
-writeFileSync(e2eDatabaseInfo(), JSON.stringify(pgUrl ? { url: pgUrl } : { file: join(dir, 'portal.db') }));
-await app.listen({ port: Number(process.env.E2E_PORT ?? 3310), host: '127.0.0.1' });
+writeFileSync(e2eDatabaseInfo(port), JSON.stringify(pgUrl ? { url: pgUrl } : { file: join(dir, 'portal.db') }));
+app.addHook('onClose', () => smtp.close());
+await app.listen({ port, host: '127.0.0.1' });

@@ -1,13 +1,13 @@
 /**
  * The login screen (spec 2): user ID, password, warehouse (PDC) select from the public list,
- * language, login and reset. After login the user goes to the redirect parameter (the page that
+ * language, login and reset, and the way to a forgotten password. After login the user goes to the redirect parameter (the page that
  * sent them here) or home; a logged-in user opening /login goes to /.
  * With two-step verification on, a right password leads to a second step on the same card: the
  * 6-digit code of the authenticator app, or a recovery code (with the server's ticket of 5 minutes).
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
-import { Box, Button, Card, CardContent, CircularProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Link as RouterLink, Navigate, useLocation } from 'react-router-dom';
+import { Box, Button, Card, CardContent, CircularProgress, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import LocalShipping from '@mui/icons-material/LocalShipping';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocaleState, useLogin, useNotify, useTranslate } from 'react-admin';
@@ -18,7 +18,7 @@ import { SUPPORTED } from '../providers/i18nProvider.ts';
 import { SESSION_QUERY_KEY } from '../providers/hooks.ts';
 import { MfaRequiredError, type LoginError } from '../providers/authProvider.ts';
 import { getStoredUserId, getStoredWarehouse, getToken } from '../providers/storage.ts';
-import { HOME_PATH, LOGIN_SCREEN, safeTarget } from '../routing/routeTable.ts';
+import { FORGOT_PASSWORD_SCREEN, HOME_PATH, LOGIN_SCREEN, safeTarget } from '../routing/routeTable.ts';
 import { useDocumentTitle } from '../routing/useDocumentTitle.ts';
 import { useWarehouses, warehouseLabel } from './warehouses.ts';
 
@@ -266,6 +266,13 @@ export function LoginPage() {
                   {translate('shell.login.reset')}
                 </Button>
               </Stack>
+            )}
+            {!mfa && FORGOT_PASSWORD_SCREEN && (
+              <Box sx={{ mt: 2, textAlign: 'right' }}>
+                <Link component={RouterLink} to={FORGOT_PASSWORD_SCREEN.path} underline="hover" data-testid="login-forgot">
+                  {translate('shell.login.forgotPassword')}
+                </Link>
+              </Box>
             )}
           </Box>
         </CardContent>

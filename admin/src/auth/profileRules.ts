@@ -26,7 +26,8 @@ export const PROFILE_FIELDS = ['name', 'email', 'mobile', 'telephone'] as const;
 // a pragmatic e-mail shape; the server's format check is the authority
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function ruleProblem(rule: CompiledRule | undefined, value: string): FieldProblem | null {
+/** The problem of a value under a named rule of metadata (also the reset page's password check). */
+export function ruleProblem(rule: CompiledRule | undefined, value: string): FieldProblem | null {
   if (!rule || !value) return null;
   const fail = { key: rule.messageKey, args: rule.params };
   if (rule.format === 'email' && !EMAIL.test(value)) return fail;

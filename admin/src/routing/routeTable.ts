@@ -12,6 +12,9 @@ export const SCREENS: readonly CompiledScreen[] = metadata.screens;
 const PAGE_KINDS = new Set<CompiledScreen['kind']>(['list', 'edit', 'show', 'dashboard', 'custom']);
 export const PAGE_SCREENS = SCREENS.filter((s) => PAGE_KINDS.has(s.kind));
 export const ERROR_SCREENS = SCREENS.filter((s) => s.kind === 'error');
+/** The sign-in flow's public pages (forgot password, set a new password), drawn by the component they name. */
+export const AUTH_SCREENS = SCREENS.filter((s) => s.kind === 'auth');
+export const FORGOT_PASSWORD_SCREEN = AUTH_SCREENS.find((s) => s.component === 'ForgotPassword');
 export const LOGIN_SCREEN = SCREENS.find((s) => s.kind === 'login');
 /** '/redirect/*' refreshes a tab; '/auth-redirect' forwards to its redirect parameter. */
 export const REFRESH_SCREEN = SCREENS.find((s) => s.kind === 'redirect' && s.path.endsWith('/*'));
