@@ -14,7 +14,7 @@ import { openDb, type DbTarget } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { migrate, type MigrateReport } from './db/migrate.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
-import { handlers as businessHandlers } from './handlers/index.ts';
+import { createHandlers } from './handlers/index.ts';
 import { hooks as lifecycleHooks } from './hooks/index.ts';
 import type { HookTable } from './engine/hooks.ts';
 import type { ScryptParams } from './engine/passwords.ts';
@@ -174,7 +174,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // mail before the routes that queue it (they wake the sender)
   await app.register(mailPlugin, { ...opts.mail, db, dir: mailDirOf(opts), publicUrl: opts.publicUrl ?? 'http://127.0.0.1:3000' });
 
-  const engine = new Engine(db, metadata, schemas, businessHandlers as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
+  const engine = new Engine(db, metadata, schemas, createHandlers({ ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) }) as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
   app.decorate('engine', engine);
   const outbox = metadata.outbox ? new OutboxDispatcher(db, metadata, { ...opts.outbox, log: app.log }) : null;
   app.decorate('outbox', outbox);

@@ -15,8 +15,10 @@ export interface RawField {
 }
 export interface RawAction {
   labelKey?: string; statusField?: string; from?: string[]; to?: string | string[]; allow: RawGrant; button?: string;
-  input?: Record<string, RawField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string; internal?: boolean; upload?: { rule: string; template?: boolean };
+  input?: Record<string, RawField | RawInputSameAsField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string; internal?: boolean; upload?: { rule: string; template?: boolean };
 }
+/** an action input that takes the definition of the entity field of its name (one source for both); `required` and `default` may differ */
+export interface RawInputSameAsField { sameAsField: true; required?: boolean; default?: unknown; description?: string }
 export type RawGrant = Partial<Record<Profile, true | { where?: Record<string, unknown[]> }>>;
 export interface RawEntity {
   name: string; resource: string; table?: string; labelKey?: string; titleField?: string; statusField?: string; versioned?: boolean; audit?: boolean;

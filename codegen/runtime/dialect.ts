@@ -143,6 +143,9 @@ function systemTables(autoId: string, bigint: string): string[] {
     `CREATE TABLE IF NOT EXISTS _settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
     // fixed-window counters of the rate limits (per address, per user, login attempts per account), shared by all server processes
     `CREATE TABLE IF NOT EXISTS _rate_counters (key TEXT PRIMARY KEY, window_start ${bigint} NOT NULL, hits ${bigint} NOT NULL)`,
+    // failed logins per user ID, known or not (server/auth/login-throttle.ts): the key is a hash of
+    // the ID, so the IDs people try are not kept; times in epoch milliseconds
+    `CREATE TABLE IF NOT EXISTS _login_failures (key TEXT PRIMARY KEY, failures ${bigint} NOT NULL, last_failure_at ${bigint} NOT NULL, blocked_until ${bigint} NOT NULL)`,
     // uploaded files when they live in the database (PostgreSQL: reachable from every process and machine)
     `CREATE TABLE IF NOT EXISTS _files (name TEXT PRIMARY KEY, data ${bigint === 'BIGINT' ? 'BYTEA' : 'BLOB'} NOT NULL, size ${bigint} NOT NULL, created_at TEXT NOT NULL)`,
     // e-mails waiting to be sent (server/mail/): written in the transaction of the change that causes

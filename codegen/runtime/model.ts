@@ -233,7 +233,8 @@ export interface AppConstants {
   dateTimeFormat?: string;
   /** resetLinkMinutes: how long a password-reset link works (default 30) */
   password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number; resetLinkMinutes?: number };
-  lockout: { maxFailures: number };
+  /** failed logins per user ID: free attempts, then growing delays, then the lock (metadata/schema/app.schema.json) */
+  lockout: { maxFailures: number; freeAttempts: number; delaySeconds: number; maxDelaySeconds: number; resetAfterSeconds: number };
   token: { expiresInSeconds: number; refreshBeforeSeconds: number; maxSessionSeconds: number };
   upload: { sizeLimitKiB: number };
   /** two-step verification (TOTP): profiles that must enrol (optional for the others) */

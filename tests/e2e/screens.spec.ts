@@ -27,7 +27,7 @@ import {
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 /** react-admin's yes label (ra.boolean.true) in the shell's dictionaries */
 const YES: Record<Locale, string> = { 'zh-CN': '是', 'en-US': 'Yes' };
-/** who opens a screen: role sys -> the supplier administrator; records suppliers may not read (the interface log) -> internal staff; otherwise a supplier */
+/** who opens a screen: role sys -> the supplier administrator; records suppliers may not read (the interface log, accounts) -> internal staff; otherwise a supplier */
 const userFor = (s: CompiledScreen): string => {
   if (s.roles.includes('sys')) return 'supadmin';
   const e = s.resource ? metadata.entities[metadata.resources[s.resource]] : undefined;

@@ -109,14 +109,19 @@ export function canAccessSync(params: AccessParams): boolean {
   return decide(params, getToken() ? getUser() : null);
 }
 
-/** May this user open this screen? (roles, then claim warehouse, then reading its resource) */
+/**
+ * May this user open this screen? Its roles, the claim warehouse, and the screen's resource: a
+ * screen of data the user's profile may not read (account administration for internal staff
+ * only, business screens for dealers) is neither in the menu nor opened (the server would answer 403).
+ */
 export function screenAllowed(screen: CompiledScreen, user: PortalUser | null): boolean {
   if (screen.public) return true;
   if (!user) return false;
   if (user.roleId !== 'admin' && screen.roles.length && !screen.roles.includes(user.roleId)) return false;
   if (screen.claimWarehouseOnly && !user.isClaimWarehouse && user.roleId !== 'admin') return false;
   // a screen over records the user may not read is not offered (the server would answer 403):
-  // the interface log is internal staff's although its role is 'user'
+  // the interface log and account administration are internal staff's although their role is
+  // 'user'; business screens are not a dealer's
   const e = entityOf(screen.resource);
   if (e && !e.public && !grantFor(e.access.read, user)) return false;
   return true;
