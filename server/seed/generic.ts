@@ -57,7 +57,8 @@ const LATIN_NAMES = ['zhang.wei', 'li.na', 'wang.fang', 'liu.qiang', 'chen.jing'
 
 /** The entities this module fills: no hand-written seeder, not files (they need stored files), rows not declared 0. */
 export function genericEntities(meta: CompiledMetadata, handSeeded: readonly string[]): CompiledEntity[] {
-  const mine = Object.values(meta.entities).filter((e) => !handSeeded.includes(e.name) && !e.file && e.seed?.rows !== 0);
+  // a view entity (metadata `view`) is computed from its source's rows: nothing to write
+  const mine = Object.values(meta.entities).filter((e) => !handSeeded.includes(e.name) && !e.file && !e.view && e.seed?.rows !== 0);
   // parents first: a ref needs the rows it points at
   const out: CompiledEntity[] = [];
   const visiting = new Set<string>();
