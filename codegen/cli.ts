@@ -56,13 +56,44 @@ async function once(checkOnly: boolean): Promise<boolean> {
   return true;
 }
 
+/**
+ * Calls `onChange` for any change under `dir`. One watcher per directory, not fs.watch's recursive
+ * mode: on Linux (Node 20) that one stops reporting a file an editor saved by writing a new file
+ * and renaming it over the old one (vim, sed -i). A directory's own watcher sees such renames;
+ * directories made later get theirs on the next event.
+ */
+function watchTree(dir: string, onChange: () => void): void {
+  const watched = new Set<string>();
+  const scan = (d: string) => {
+    if (!watched.has(d)) {
+      watched.add(d);
+      watch(d, (_event, name) => {
+        // metadata is JSON; codegen's own REFERENCE.md (and editors' swap files) are not
+        if (name && !String(name).endsWith('.json') && !/^[^.]+$/.test(String(name))) return;
+        scan(dir);
+        onChange();
+      }).on('error', () => watched.delete(d));
+    }
+    let entries: import('node:fs').Dirent[] = [];
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return; // removed meanwhile
+    }
+    for (const e of entries) if (e.isDirectory()) scan(join(d, e.name));
+  };
+  scan(dir);
+}
+
 const args = process.argv.slice(2);
 if (args.includes('--watch')) {
   await once(false);
   let timer: NodeJS.Timeout | undefined;
-  watch(join(root, 'metadata'), { recursive: true }, () => {
+  let running: Promise<unknown> = Promise.resolve();
+  watchTree(join(root, 'metadata'), () => {
     clearTimeout(timer);
-    timer = setTimeout(() => void once(false), 50);
+    // one run at a time: a burst of saves is one run, a save during a run gets its own run after it
+    timer = setTimeout(() => (running = running.then(() => once(false))), 50);
   });
   console.log('codegen: watching metadata/ ...');
 } else {

@@ -53,6 +53,9 @@ async function typesModule(meta: CompiledMetadata, schemas: ReturnType<typeof al
     for (const a of Object.keys(s.actions).sort()) {
       const n = `${pascal(e.name)}${pascal(a)}Input`;
       out.push(await toTs(strip(s.actions[a], n), n, opts));
+      // the complete input of one record (shared values and its perRecord entry): ctx.inputOf(record)
+      const rs = s.recordInputs?.[a];
+      if (rs) out.push(await toTs(strip(rs, `${pascal(e.name)}${pascal(a)}RecordInput`), `${pascal(e.name)}${pascal(a)}RecordInput`, opts));
     }
   }
   // code tables as constant objects: ClaimStatus.unaudited === '1'
@@ -80,7 +83,8 @@ function handlersModule(meta: CompiledMetadata): string {
       const key = `${e.name}.${a.name}`;
       names.push(key);
       const input = `T.${pascal(e.name)}${pascal(a.name)}Input`;
-      lines.push(`  ${JSON.stringify(key)}: ${a.collection ? `CollectionHandler<${input}>` : `ActionHandler<T.${pascal(e.name)}, ${input}>`};`);
+      const perRecord = a.perRecord ? `, T.${pascal(e.name)}${pascal(a.name)}RecordInput` : '';
+      lines.push(`  ${JSON.stringify(key)}: ${a.collection ? `CollectionHandler<${input}>` : `ActionHandler<T.${pascal(e.name)}, ${input}${perRecord}>`};`);
     }
   }
   lines.push('}', '', `export const HANDLER_NAMES = ${JSON.stringify(names, null, 2)} as const;`, '');
@@ -149,12 +153,30 @@ import messagesJson from './messages.json' with { type: 'json' };
 import tablesJson from './tables.json' with { type: 'json' };
 import migrationsJson from './migrations.json' with { type: 'json' };
 
-export const metadata = metadataJson as unknown as CompiledMetadata;
-export const schemas = schemasJson as unknown as Record<string, EntitySchemas>;
-export const messages = messagesJson as unknown as Catalogues;
+// \`let\`: the dev server (server/dev.ts) swaps them in place when the metadata changes (replaceGenerated)
+export let metadata = metadataJson as unknown as CompiledMetadata;
+export let schemas = schemasJson as unknown as Record<string, EntitySchemas>;
+export let messages = messagesJson as unknown as Catalogues;
 /** the table model per dialect (column types and index names differ) */
-export const tables = tablesJson as unknown as Record<DialectName, TableDef[]>;
-export const migrations = (migrationsJson as unknown as { migrations: Migration[] }).migrations;
+export let tables = tablesJson as unknown as Record<DialectName, TableDef[]>;
+export let migrations = (migrationsJson as unknown as { migrations: Migration[] }).migrations;
+
+export interface GeneratedBundle {
+  metadata: CompiledMetadata;
+  schemas: Record<string, EntitySchemas>;
+  messages: Catalogues;
+  tables: Record<DialectName, TableDef[]>;
+  migrations: Migration[];
+}
+
+/**
+ * Replaces the compiled metadata of this process. Every module reads these bindings when it runs,
+ * so an app built afterwards serves the new metadata. Only the dev server does this (server/dev.ts,
+ * after codegen rewrote the JSON files); a production server keeps the metadata it started with.
+ */
+export function replaceGenerated(next: GeneratedBundle): void {
+  ({ metadata, schemas, messages, tables, migrations } = next);
+}
 `,
   );
 

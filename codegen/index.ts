@@ -2,6 +2,8 @@
 import { loadSources, type MetadataError } from './load.ts';
 import { compileMetadata } from './compile.ts';
 import { generate } from './generate.ts';
+import { REFERENCE_FILE, referenceMarkdown } from './reference.ts';
+import { join } from 'node:path';
 import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
 
 export interface CodegenResult {
@@ -24,6 +26,8 @@ export async function runCodegen(metadataDir: string, projectRoot: string): Prom
   });
   const entityFiles = Object.fromEntries(sources.entities.map((f) => [(f.data as { name: string }).name, f.file]));
   const files = await generate(model, catalogues, migrations, entityFiles);
+  // the reference of every metadata option, from the meta-schemas (committed: newcomers read it in the repository)
+  files.set(REFERENCE_FILE, referenceMarkdown(join(metadataDir, 'schema')).text);
   const stats = `${Object.keys(model.entities).length} entities, ${Object.keys(model.codeTables).length} code tables, ${Object.keys(model.rules).length} rules, ${model.screens.length} screens, ${Object.keys(catalogues['en-US']).length} messages`;
   return { errors: [], model, catalogues, files, stats };
 }

@@ -5,7 +5,7 @@
  * `app.inject`. Nothing in it is per-process state another process needs: tokens, revocations,
  * counters, number series and files live in the database (or the directory beside SQLite).
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { dirname, join, resolve } from 'node:path';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -14,20 +14,21 @@ import { openDb, type DbTarget } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { migrate, type MigrateReport } from './db/migrate.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
-import { handlers as businessHandlers } from './handlers/index.ts';
+import { createHandlers } from './handlers/index.ts';
 import { hooks as lifecycleHooks } from './hooks/index.ts';
 import type { HookTable } from './engine/hooks.ts';
 import type { ScryptParams } from './engine/passwords.ts';
 import type { Profile } from '../codegen/runtime/model.ts';
 import errorsPlugin from './plugins/errors.ts';
 import authPlugin from './plugins/auth.ts';
-import fileStorePlugin, { createDatabaseStore, createDirectoryStore } from './plugins/file-store.ts';
+import fileStorePlugin, { fileStoreFor } from './plugins/file-store.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import connectRoutes from './routes/connect.ts';
 import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
 import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
+import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
 import { OutboxDispatcher, type DispatcherOptions } from './outbox/dispatcher.ts';
@@ -67,6 +68,8 @@ export interface AppOptions {
   exportMaxRows?: number;
   /** profiles that must use two-step verification (default: metadata app.mfa.requiredFor) */
   mfaRequiredFor?: Profile[];
+  /** Fastify's serverFactory: the dev server (server/dev.ts) takes each app's request handler and serves it from one port */
+  serverFactory?: FastifyServerOptions['serverFactory'];
   /** e-mail: SMTP or .eml files, the sender loop (off unless asked: npm start turns it on) */
   mail?: MailOptions;
   /** the portal's address in mails (PORTAL_PUBLIC_URL; default http://127.0.0.1:3000) */
@@ -117,7 +120,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // request ids in logs; error ids in 5xx answers point at them
     genReqId: () => crypto.randomUUID(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
   });
+  // every route registered from here on is recorded: the OpenAPI document is built from them
+  const routes = collectRoutes(app);
   app.decorate('db', db);
   app.decorate('migration', migration);
   // every step of the migration, one line each (an empty list when nothing changed)
@@ -151,7 +157,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     strictTransportSecurity: { maxAge: 31536000, includeSubDomains: true },
   });
   await app.register(multipart, { limits: { fileSize: 1024 * 1024, files: 1, fields: 20, fieldSize: 2000, parts: 25, headerPairs: 100 } });
-  const store = opts.filesDir && db.kind === 'sqlite' ? createDirectoryStore(opts.filesDir) : createDatabaseStore(db);
+  const store = fileStoreFor(db, opts.filesDir);
   await app.register(fileStorePlugin, { store });
   await app.register(authPlugin, { db, secret: opts.jwtSecret, ...(opts.mfaRequiredFor ? { mfaRequiredFor: opts.mfaRequiredFor } : {}) });
   // per address (login, profile) and per user (writes), counted in the database: shared by every process
@@ -168,7 +174,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // mail before the routes that queue it (they wake the sender)
   await app.register(mailPlugin, { ...opts.mail, db, dir: mailDirOf(opts), publicUrl: opts.publicUrl ?? 'http://127.0.0.1:3000' });
 
-  const engine = new Engine(db, metadata, schemas, businessHandlers as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
+  const engine = new Engine(db, metadata, schemas, createHandlers({ ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) }) as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
   app.decorate('engine', engine);
   const outbox = metadata.outbox ? new OutboxDispatcher(db, metadata, { ...opts.outbox, log: app.log }) : null;
   app.decorate('outbox', outbox);
@@ -184,6 +190,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(fileRoutes, { engine });
   // exports read on connections of their own (db.readSnapshot)
   await app.register(exportRoutes, { engine, ...(opts.exportMaxRows ? { maxRows: opts.exportMaxRows } : {}) });
+  await app.register(openapiRoutes, { routes });
   if (opts.adminDir) {
     const { default: adminStatic } = await import('./routes/admin-static.ts');
     await app.register(adminStatic, { dir: opts.adminDir });

@@ -16,9 +16,10 @@ import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, resolveSecret, type Config } from './config.ts';
-import { describeTarget, openDb } from './db/open.ts';
+import { loadConfig, type Config } from './config.ts';
+import { describeTarget } from './db/open.ts';
 import { checkMetadata, generatedHash, startupMessage, StartupError } from './startup.ts';
+import { log, loggerOptions, prepare } from './prepare.ts';
 
 /** A worker's exit code for "this will not get better by trying again" (EX_CONFIG). */
 const EXIT_CANNOT_START = 78;
@@ -28,28 +29,6 @@ function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;
-}
-
-const log = (msg: string) => console.log(JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg }));
-
-/** Migration, demo data on an empty database, the shared secret: once, before any process serves. */
-async function prepare(config: Config): Promise<string> {
-  const { migrate } = await import('./db/migrate.ts');
-  const { metadata, tables, migrations } = await import('./generated/index.ts');
-  const { isEmpty, seedDatabase } = await import('./seed/index.ts');
-  const db = await openDb(config.database);
-  try {
-    // every step on a line of its own (migrate.ts MigrateReport.steps)
-    await migrate(db, tables[db.kind], migrations, { log: (line) => log(`database ${describeTarget(config.database)}: ${line}`) });
-    if (config.seed === 'demo' && (await isEmpty(db))) {
-      const t0 = performance.now();
-      await seedDatabase(db, metadata);
-      log(`demo data written to ${describeTarget(config.database)} in ${Math.round(performance.now() - t0)} ms`);
-    }
-    return await resolveSecret(config, db);
-  } finally {
-    await db.close();
-  }
 }
 
 async function serve(config: Config, secret: string): Promise<void> {
@@ -66,8 +45,8 @@ async function serve(config: Config, secret: string): Promise<void> {
     migrate: false,
     // every serving process sends outbox messages; endpoints come from the environment (README "Environment")
     outbox: config.outbox,
-    // secrets never reach the log, whatever a serializer adds later (ASVS 16.2.5)
-    logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.oldPassword', 'req.body.confirmPassword', 'req.body.token'] },
+    // secrets never reach the log, whatever a serializer adds later (prepare.ts)
+    logger: loggerOptions(),
   });
   const close = async () => {
     await app.close();

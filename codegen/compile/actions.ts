@@ -8,6 +8,22 @@ import { checkInputWithinField } from '../numeric-ranges.ts';
 import type { CompiledAction, CompiledField } from '../runtime/model.ts';
 import type { EntityScope } from './entities.ts';
 import { compileField } from './fields.ts';
+import type { RawField, RawInputSameAsField } from './raw.ts';
+
+/** What an input named like an entity field inherits from it (sameAsField): its type and its validation, none of the field's storage or list settings. */
+const INHERITED: (keyof RawField)[] = ['type', 'labelKey', 'maxLength', 'precision', 'scale', 'minimum', 'maximum', 'codeTable', 'ref', 'required', 'default', 'rules'];
+
+/** The definition of an action input: as written, or the entity field's of the same name (with the input's own `required` and `default`). */
+function inputDefinition(s: EntityScope, action: string, name: string, raw: RawField | RawInputSameAsField): RawField | null {
+  if (!('sameAsField' in raw)) return raw;
+  const src = s.raw.fields[name];
+  if (!src || src.private) {
+    s.ctx.err(s.file, ptr('actions', action, 'input', name, 'sameAsField'), `input "${name}" of action "${action}" takes the definition of the field "${name}", which ${src ? 'is private' : 'the entity does not have'}`);
+    return null;
+  }
+  const { sameAsField: _same, description: _description, ...overrides } = raw;
+  return { ...(Object.fromEntries(INHERITED.filter((k) => src[k] !== undefined).map((k) => [k, src[k]])) as unknown as RawField), ...overrides };
+}
 
 export function compileActions(s: EntityScope): Record<string, CompiledAction> {
   const { ctx, file, name, raw: e, hasField, isCode, grantOf, access } = s;
@@ -23,7 +39,9 @@ export function compileActions(s: EntityScope): Record<string, CompiledAction> {
     const toList = a.to === undefined ? undefined : Array.isArray(a.to) ? a.to : [a.to];
     const to = toList && table ? toList.map((k, i) => codeOf(file, Array.isArray(a.to) ? `${p}/to/${i}` : `${p}/to`, table, k)) : toList;
     const input: Record<string, CompiledField> = {};
-    for (const [inName, inDef] of Object.entries(a.input ?? {})) {
+    for (const [inName, rawIn] of Object.entries(a.input ?? {})) {
+      const inDef = inputDefinition(s, an, inName, rawIn);
+      if (!inDef) continue;
       input[inName] = compileField(s.env, file, ['actions', an, 'input'], name, inName, inDef, [`field.${name}.${inName}`, `field.common.${inName}`]);
       const target = e.fields[inName];
       if (target) checkInputWithinField(file, ptr('actions', an, 'input', inName), inDef, target, { input: inName, action: an }, err);

@@ -10,7 +10,8 @@ export function compileCodeTables(ctx: CompileContext): Record<string, CompiledC
   const { err } = ctx;
   const codeTables: Record<string, CompiledCodeTable> = {};
   const codeTableFile: Record<string, string> = {};
-  for (const f of ctx.src.codes) {
+  // code tables come from metadata/codes/ and from the "codeTables" of entity files (same form)
+  for (const f of [...ctx.src.codes, ...ctx.src.entities.filter((x) => (x.data as { codeTables?: unknown }).codeTables)]) {
     const tables = (f.data as { codeTables: Record<string, RawTable> }).codeTables;
     for (const [name, t] of Object.entries(tables)) {
       const p = ptr('codeTables', name);

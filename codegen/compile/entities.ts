@@ -4,10 +4,14 @@
  * keys, indexes, sort, grant conditions, editable/deletable states) exists and has the right type;
  * actions compiled (actions.ts). Two passes: names first, so refs can point forward.
  */
+import { compileActionDialogs } from './action-dialogs.ts';
+import { compileFileParentStates } from './file-parent.ts';
+import { compileView } from './view-entities.ts';
 import { ptr, type SourceFile } from '../load.ts';
 import { checkFileSize } from '../numeric-ranges.ts';
 import { HOOKS, OPERATIONS, type CompiledAccess, type CompiledEntity, type CompiledField, type CompiledGrant, type CompiledRule, type Operation, type Profile } from '../runtime/model.ts';
 import { compileActions } from './actions.ts';
+import { compileSeedHint } from '../seed-hints.ts';
 import type { CompileContext } from './context.ts';
 import { compileField, snake, systemField, type FieldEnv, type SystemField } from './fields.ts';
 import type { RawEntity, RawGrant } from './raw.ts';
@@ -55,6 +59,13 @@ export function compileEntities(ctx: CompileContext, rules: Record<string, Compi
     if (tables.has(table)) err(f.file, '/table', `table "${table}" is already used by entity "${tables.get(table)}"`);
     tables.set(table, name);
     entities[name] = compileEntity(ctx, env, access, f.file, name, table, e);
+  }
+  // what needs every entity compiled first: dialogs (perRecord, show, supplierFields, identifyBy),
+  // the parent states files follow, view entities over their source
+  for (const [name, { f, e }] of rawEntities) {
+    compileActionDialogs(f.file, e, entities[name], err);
+    compileFileParentStates(f.file, e, entities[name], entities, err, ctx.codeOf);
+    compileView(f.file, e as Parameters<typeof compileView>[1], entities[name], entities, err);
   }
   return { entities, resources, files: new Map([...rawEntities].map(([n, { f }]) => [n, f.file])) };
 }
@@ -152,5 +163,6 @@ function compileEntity(ctx: CompileContext, env: FieldEnv, access: CompiledAcces
     deletableWhen: stateCodes(e.deletableWhen, '/deletableWhen'),
     actions,
     hooks: HOOKS.filter((h) => e.hooks?.includes(h)),
+    ...(e.seed ? { seed: compileSeedHint(file, e.seed, fields, { rules: env.rules, codeTables: ctx.codeTables }, ctx.codeOf, ctx.err) } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * codegen/runtime/model.ts.
  */
 import type { CompiledColumn, CompiledField, CompiledScreen, FieldType, HookName, FilterOp, Operation, Profile, Role } from '../runtime/model.ts';
+import type { RawSeedHint } from '../seed-hints.ts';
 
 export interface RawField {
   type: FieldType; labelKey?: string; maxLength?: number; precision?: number; scale?: number; minimum?: number; maximum?: number;
@@ -14,8 +15,10 @@ export interface RawField {
 }
 export interface RawAction {
   labelKey?: string; statusField?: string; from?: string[]; to?: string | string[]; allow: RawGrant; button?: string;
-  input?: Record<string, RawField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string; internal?: boolean; upload?: { rule: string; template?: boolean };
+  input?: Record<string, RawField | RawInputSameAsField>; set?: Record<string, unknown>; handler?: boolean; bulk?: boolean; collection?: boolean; confirm?: boolean; successKey?: string; illegalTransitionKey?: string; internal?: boolean; upload?: { rule: string; template?: boolean };
 }
+/** an action input that takes the definition of the entity field of its name (one source for both); `required` and `default` may differ */
+export interface RawInputSameAsField { sameAsField: true; required?: boolean; default?: unknown; description?: string }
 export type RawGrant = Partial<Record<Profile, true | { where?: Record<string, unknown[]> }>>;
 export interface RawEntity {
   name: string; resource: string; table?: string; labelKey?: string; titleField?: string; statusField?: string; versioned?: boolean; audit?: boolean;
@@ -25,6 +28,7 @@ export interface RawEntity {
   editableWhen?: Record<string, string[]>; deletableWhen?: Record<string, string[]>; actions?: Record<string, RawAction>;
   hooks?: HookName[];
   screens?: RawScreen[];
+  seed?: RawSeedHint;
 }
 export type RawColumn = string | { field: string; labelKey?: string; width?: number; format?: CompiledColumn['format'] };
 export interface RawScreen {

@@ -2,6 +2,7 @@
 import { ptr } from '../load.ts';
 import type { CompiledRule } from '../runtime/model.ts';
 import type { CompileContext } from './context.ts';
+import { checkRuleExamples } from '../seed-hints.ts';
 
 export function compileRules(ctx: CompileContext): Record<string, CompiledRule> {
   const { err, needKey } = ctx;
@@ -21,6 +22,8 @@ export function compileRules(ctx: CompileContext): Record<string, CompiledRule> 
         }
       }
       rules[name] = { name, ...r, params: r.params ?? {} };
+      // the demo-data generator needs values that pass a pattern: the rule lists them
+      checkRuleExamples(f.file, rules[name], err);
     }
   }
   return rules;

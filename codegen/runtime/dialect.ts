@@ -35,6 +35,8 @@ export interface TableDef {
   /** the entity and the metadata file it comes from (messages of the migration name them) */
   entity?: string;
   source?: string;
+  /** the SELECT of a view entity (metadata "view"): created as a view, no columns or indexes of its own */
+  view?: string;
 }
 
 /** What the migration compares to tell whether an existing column must change (recorded in _schema_columns.definition). */
@@ -105,6 +107,7 @@ export interface Dialect {
   indexesQuery(table: string): { sql: string; params: unknown[] };
   /** SQL + params: one row when the table exists */
   tableExistsQuery(table: string): { sql: string; params: unknown[] };
+  viewExistsQuery(view: string): { sql: string; params: unknown[] };
   /** statements that make the next generated id follow the largest one (after rows were loaded with ids) */
   resetIdentity(table: string): string[];
   /** statements after a bulk load (SQLite: fold the log back into the file; PostgreSQL: fresh planner statistics) */
@@ -140,6 +143,9 @@ function systemTables(autoId: string, bigint: string): string[] {
     `CREATE TABLE IF NOT EXISTS _settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
     // fixed-window counters of the rate limits (per address, per user, login attempts per account), shared by all server processes
     `CREATE TABLE IF NOT EXISTS _rate_counters (key TEXT PRIMARY KEY, window_start ${bigint} NOT NULL, hits ${bigint} NOT NULL)`,
+    // failed logins per user ID, known or not (server/auth/login-throttle.ts): the key is a hash of
+    // the ID, so the IDs people try are not kept; times in epoch milliseconds
+    `CREATE TABLE IF NOT EXISTS _login_failures (key TEXT PRIMARY KEY, failures ${bigint} NOT NULL, last_failure_at ${bigint} NOT NULL, blocked_until ${bigint} NOT NULL)`,
     // uploaded files when they live in the database (PostgreSQL: reachable from every process and machine)
     `CREATE TABLE IF NOT EXISTS _files (name TEXT PRIMARY KEY, data ${bigint === 'BIGINT' ? 'BYTEA' : 'BLOB'} NOT NULL, size ${bigint} NOT NULL, created_at TEXT NOT NULL)`,
     // e-mails waiting to be sent (server/mail/): written in the transaction of the change that causes
@@ -215,6 +221,7 @@ export const sqlite: Dialect = {
   columnsQuery: (table) => ({ sql: `SELECT name, "notnull" AS not_null FROM pragma_table_info(?)`, params: [table] }),
   indexesQuery: (table) => ({ sql: `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`, params: [table] }),
   tableExistsQuery: (table) => ({ sql: `SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?`, params: [table] }),
+  viewExistsQuery: (view) => ({ sql: `SELECT 1 AS x FROM sqlite_master WHERE type = 'view' AND name = ?`, params: [view] }),
   // AUTOINCREMENT follows the largest id written, explicit ones included
   resetIdentity: () => [],
   afterBulkLoad: ['PRAGMA wal_checkpoint(TRUNCATE)'],
@@ -300,6 +307,7 @@ export const postgres: Dialect = {
   columnsQuery: (table) => ({ sql: `SELECT column_name AS name, CASE WHEN is_nullable = 'NO' THEN 1 ELSE 0 END AS not_null FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?`, params: [table] }),
   indexesQuery: (table) => ({ sql: `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname NOT LIKE '%\\_pkey' ESCAPE '\\'`, params: [table] }),
   tableExistsQuery: (table) => ({ sql: `SELECT 1 AS x FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?`, params: [table] }),
+  viewExistsQuery: (view) => ({ sql: `SELECT 1 AS x FROM information_schema.views WHERE table_schema = current_schema() AND table_name = ?`, params: [view] }),
   afterBulkLoad: ['ANALYZE'],
   // any fixed number will do, as long as only migrations use it
   migrationLock: 'SELECT pg_advisory_xact_lock(726202611)',
@@ -380,14 +388,38 @@ export function tableDef(e: CompiledEntity, d: Pick<Dialect, 'sqlType' | 'boolLi
 }
 
 export function tableDefs(meta: CompiledMetadata, d: Dialect): TableDef[] {
-  return Object.values(meta.entities).map((e) => tableDef(e, d)).sort((a, b) => a.name.localeCompare(b.name));
+  return Object.values(meta.entities).map((e) => (e.view ? viewDef(e, meta, d) : tableDef(e, d))).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * A view entity (metadata "view"): one row per group of its source's rows, `id` the smallest id of
+ * the group (stable, unique), the group-by columns, and each aggregate (COUNT(*), or SUM of a
+ * source field; decimals rounded to the view field's scale, as SQLite sums in floating point).
+ * Soft-deleted source rows are left out.
+ */
+export function viewDef(e: CompiledEntity, meta: CompiledMetadata, d: Pick<Dialect, 'boolLiteral'>): TableDef {
+  const v = e.view!;
+  const src = meta.entities[v.from];
+  const col = (n: string) => `s.${quote(src.fields[n].column)}`;
+  const select = [
+    `MIN(s.${quote('id')}) AS ${quote('id')}`,
+    ...v.groupBy.map((n) => `${col(n)} AS ${quote(e.fields[n].column)}`),
+    ...Object.entries(v.aggregates).map(([n, a]) => {
+      const f = e.fields[n];
+      const expr = a.fn === 'count' ? 'COUNT(*)' : `SUM(${col(a.field!)})`;
+      return `${f.type === 'decimal' ? `ROUND(${expr}, ${f.scale ?? 0})` : expr} AS ${quote(f.column)}`;
+    }),
+  ];
+  const where = src.softDelete ? ` WHERE ${col(src.softDelete)} = ${d.boolLiteral(false)}` : '';
+  return { name: e.table, columns: [], indexes: [], entity: e.name, view: `SELECT ${select.join(', ')} FROM ${quote(src.table)} s${where} GROUP BY ${v.groupBy.map(col).join(', ')}` };
 }
 
 export function schemaSql(meta: CompiledMetadata, d: Dialect): string {
   const parts: string[] = [];
   for (const t of tableDefs(meta, d)) {
     const e = Object.values(meta.entities).find((x) => x.table === t.name)!;
-    parts.push(`-- ${e.name} (${e.resource})`, d.createTable(t), ...t.indexes.map((ix) => d.createIndex(t.name, ix)), '');
+    if (t.view) parts.push(`-- ${e.name} (${e.resource}): a view of ${e.view?.from}`, `CREATE VIEW ${quote(t.name)} AS ${t.view};`, '');
+    else parts.push(`-- ${e.name} (${e.resource})`, d.createTable(t), ...t.indexes.map((ix) => d.createIndex(t.name, ix)), '');
   }
   return parts.join('\n');
 }

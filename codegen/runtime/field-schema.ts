@@ -15,6 +15,12 @@ export interface EntitySchemas {
   create: JsonSchema;
   update: JsonSchema;
   actions: Record<string, JsonSchema>;
+  /**
+   * Actions with per-record inputs: the complete input of ONE record (the body's shared values
+   * merged with the record's entry of `perRecord`), which the engine checks for every record and
+   * the dialog's grid for every row.
+   */
+  recordInputs?: Record<string, JsonSchema>;
 }
 
 /** `not` (a rule's `"not": { "const": n }`, e.g. nonZero) is standard JSON Schema; validate-lite interprets it too. */
@@ -113,13 +119,22 @@ export function entitySchemas(e: CompiledEntity, meta: CompiledMetadata): Entity
     properties: Object.fromEntries(visibleFields(e).map((n) => [n, fieldSchema(e.fields[n], meta, false)])),
   };
   const actions: Record<string, JsonSchema> = {};
+  const recordInputs: Record<string, JsonSchema> = {};
   for (const a of Object.values(e.actions)) {
     const inputProps = Object.fromEntries(a.inputOrder.map((n) => [n, fieldSchema(a.input[n], meta, true)]));
     const required = a.inputOrder.filter((n) => a.input[n].required);
     if (a.to && a.to.length > 1) (inputProps.target as JsonSchema).enum = a.to;
+    if (a.perRecord) {
+      recordInputs[a.name] = { title: `${e.name}_${a.name}_record_input`, type: 'object', additionalProperties: false, required: [...required], properties: { ...inputProps } };
+    }
+    // a per-record input may come in perRecord instead: whether every record has one is checked
+    // per record, against recordInputs (each entry's values are checked there too)
+    const perRecord = new Set(a.perRecord?.fields ?? []);
+    const sharedRequired = required.filter((n) => !perRecord.has(n));
+    if (a.perRecord) inputProps.perRecord = { type: 'object' };
     if (a.bulk || a.collection) inputProps.ids = { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: a.collection ? 0 : 1, maxItems: meta.app.maxPageSize };
     if (e.versioned && !a.collection) inputProps.version = { type: 'integer', minimum: 1 };
-    actions[a.name] = { title: `${e.name}_${a.name}_input`, type: 'object', additionalProperties: false, required, properties: inputProps };
+    actions[a.name] = { title: `${e.name}_${a.name}_input`, type: 'object', additionalProperties: false, required: sharedRequired, properties: inputProps };
   }
   return {
     record,
@@ -132,7 +147,21 @@ export function entitySchemas(e: CompiledEntity, meta: CompiledMetadata): Entity
       properties: { ...props(update, true), ...(e.versioned ? { version: { type: 'integer', minimum: 1 } } : {}) },
     },
     actions,
+    ...(Object.keys(recordInputs).length ? { recordInputs } : {}),
   };
+}
+
+/**
+ * A copy of a schema without `notBeforeToday`, the one keyword judged against the clock: demo data
+ * (server/seed/generic.ts, codegen's check of seed hints) lives on the demo's own calendar.
+ */
+export function withoutClock(s: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'notBeforeToday') continue;
+    out[k] = Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? withoutClock(x as JsonSchema) : x)) : v && typeof v === 'object' ? withoutClock(v as JsonSchema) : v;
+  }
+  return out;
 }
 
 export function allSchemas(meta: CompiledMetadata): Record<string, EntitySchemas> {

@@ -87,6 +87,15 @@ export interface CompiledAction {
   internal: boolean;
   /** the action takes one uploaded file checked against this file rule */
   upload?: { rule: string; template: boolean };
+  /**
+   * inputs a bulk call may give per record (`perRecord: { "<id>": { <input>: value } }`), in input
+   * order; `defaults`: input -> the record field whose value pre-fills it in the dialog
+   */
+  perRecord?: { fields: string[]; defaults: Record<string, string> };
+  /** record fields the dialog shows read-only */
+  show?: string[];
+  /** the supplier fields that name who may run it (a subset of scope.supplierFields; default all) */
+  supplierFields?: string[];
 }
 
 /** Lifecycle hooks an entity may declare (server/engine/hook-types.ts), in the order the engine calls them. */
@@ -99,6 +108,8 @@ export interface CompiledEntity {
   table: string;
   labelKey: string;
   titleField: string;
+  /** fields that together name one record in messages (default: [titleField]) */
+  identifyBy?: string[];
   statusField?: string;
   versioned: boolean;
   audit: boolean;
@@ -106,7 +117,8 @@ export interface CompiledEntity {
   scope: { supplierFields: string[]; warehouseField?: string; parent?: string };
   claimWarehouseOnly: boolean;
   public: boolean;
-  file?: { rule: string; overwriteKey: string[]; onUpload?: { action: string; setParent: Record<string, string> } };
+  /** parentStates: parent field -> stored codes in which files may be added, replaced or deleted */
+  file?: { rule: string; overwriteKey: string[]; onUpload?: { action: string; setParent: Record<string, string> }; parentStates?: Record<string, string[]> };
   fields: Record<string, CompiledField>;
   /** declared fields first, then the system fields */
   fieldOrder: string[];
@@ -117,8 +129,25 @@ export interface CompiledEntity {
   editableWhen: Record<string, string[]>;
   deletableWhen: Record<string, string[]>;
   actions: Record<string, CompiledAction>;
+  /**
+   * A read-only entity computed from another (a database view): one row per group of `from`'s rows
+   * by `groupBy` (fields of both), with aggregates (field -> COUNT(*) or SUM of a source field).
+   */
+  view?: { from: string; groupBy: string[]; aggregates: Record<string, { fn: 'count' | 'sum'; field?: string }> };
   /** lifecycle hooks of create/update/delete implemented in server/hooks/ (in HOOKS order) */
   hooks: HookName[];
+  /** hints for the generic demo-data generator (server/seed/generic.ts); absent: its defaults */
+  seed?: CompiledSeedHint;
+}
+
+/** metadata "seed" of an entity, with code keys turned into stored codes */
+export interface CompiledSeedHint {
+  /** rows at scale 1 (multiplied by the seed's scale); 0: the entity gets no demo rows */
+  rows?: number;
+  /** field -> values to pick from (stored values) */
+  values: Record<string, unknown[]>;
+  /** field -> range to draw from (numbers; dates and datetimes: days relative to the demo's today) */
+  ranges: Record<string, { min: number; max: number }>;
 }
 
 export interface CompiledCodeValue { code: string; key: string; label: Bilingual }
@@ -150,6 +179,8 @@ export interface CompiledRule {
   fileTypes?: string[];
   maxNameLength?: number;
   maxSizeKiB?: number;
+  /** values that pass the rule (required with a pattern): the demo-data generator varies them, the reference shows them */
+  examples?: (string | number)[];
 }
 
 export interface CompiledColumn { field: string; labelKey: string; width?: number; format?: 'date' | 'datetime' | 'number' | 'money' | 'fileSize' | 'json' }
@@ -204,7 +235,8 @@ export interface AppConstants {
   dateTimeFormat?: string;
   /** resetLinkMinutes: how long a password-reset link works (default 30) */
   password: { historyCount: number; loginMinLength: number; expiryDays: number; expiryWarnDays: number; resetLinkMinutes?: number };
-  lockout: { maxFailures: number };
+  /** failed logins per user ID: free attempts, then growing delays, then the lock (metadata/schema/app.schema.json) */
+  lockout: { maxFailures: number; freeAttempts: number; delaySeconds: number; maxDelaySeconds: number; resetAfterSeconds: number };
   token: { expiresInSeconds: number; refreshBeforeSeconds: number; maxSessionSeconds: number };
   upload: { sizeLimitKiB: number };
   /** two-step verification (TOTP): profiles that must enrol (optional for the others) */

@@ -29,6 +29,7 @@ import { SchemaValidator } from '../../codegen/runtime/validation.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { countHit } from '../plugins/rate-limit.ts';
 import { issueResetLink, RESET_LINK_MINUTES, tokenHash } from './reset-link.ts';
+import { clearLoginFailures } from './lockout.ts';
 import { keepInHistory, newPasswordErrors, passwordReused, reusesRecentPassword } from './password-policy.ts';
 
 export interface PasswordResetOptions {
@@ -159,6 +160,8 @@ export default async function passwordResetRoutes(app: FastifyInstance, opts: Pa
         [newHash, now, now, newStatus, now, row.userId, row.accountId, row.status, ...(row.passwordHash === null ? [] : [row.passwordHash])],
       );
       if (info.changes === 0) throw conflict('error.staleVersion');
+      // the user ID's failed-login count and its delays start again too (server/auth/lockout.ts)
+      await clearLoginFailures(tx, row.userId);
       await tx.run(`UPDATE _password_reset_tokens SET used_at = ? WHERE account_id = ? AND used_at IS NULL`, [now, row.accountId]);
       const changes: Record<string, [unknown, unknown]> = { password: ['***', '***'] };
       if (newStatus !== row.status) changes.status = [row.status, newStatus];

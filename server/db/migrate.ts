@@ -273,11 +273,39 @@ class Migrator {
 
   /* ---------------------------------------------------------------- the tables the metadata describes */
 
+  /* ---------------------------------------------------------------- views (metadata "view") */
+
+  private readonly viewsBefore = new Set<string>();
+
+  /**
+   * Views go first, before any table changes (a view over a table SQLite rebuilds would break the
+   * rebuild), and are made again last, over the tables as they are then: a view holds no data, so
+   * a changed definition simply takes effect.
+   */
+  async dropViews(): Promise<void> {
+    for (const t of this.tables.filter((x) => x.view)) {
+      const q = this.d.viewExistsQuery(t.name);
+      if (await this.tx.get(q.sql, q.params)) this.viewsBefore.add(t.name);
+      await this.run(`dropping view "${t.name}"${this.origin(t)}`, `DROP VIEW IF EXISTS ${this.q(t.name)}`);
+    }
+  }
+
+  async createViews(): Promise<void> {
+    for (const t of this.tables.filter((x) => x.view)) {
+      await this.run(`creating view "${t.name}"${this.origin(t)}`, `CREATE VIEW ${this.q(t.name)} AS ${t.view}`);
+      if (!this.viewsBefore.has(t.name)) {
+        this.report.created.push(t.name);
+        this.step(`created view "${t.name}"${this.origin(t)}`);
+      }
+    }
+  }
+
   async followMetadata(): Promise<void> {
-    const wanted = new Set(this.tables.map((t) => t.name));
+    const wanted = new Set(this.tables.filter((t) => !t.view).map((t) => t.name));
     const known = (await this.tx.all<{ table_name: string }>(`SELECT DISTINCT table_name FROM _schema_columns`)).map((r) => r.table_name);
     for (const t of known) if (!wanted.has(t) && (await this.tableExists(t))) this.problems.push(`table "${t}" holds data but no entity describes it any more (migration op "dropTable")`);
     for (const t of this.tables) {
+      if (t.view) continue;
       let rebuilt = false;
       // the indexes before any change (a SQLite rebuild drops them with the old table)
       const before = new Set(await this.names(this.d.indexesQuery(t.name)));
@@ -423,8 +451,10 @@ export async function migrate(db: Db, tables: TableDef[], migrations: Migration[
     const m = new Migrator(tx, tables, migrations);
     if (tx.dialect.migrationLock) await tx.get(tx.dialect.migrationLock);
     await m.prepareSystemTables();
+    await m.dropViews();
     await m.applyMigrations();
     await m.followMetadata();
+    await m.createViews();
     report = m.report;
   });
   for (const line of report.steps) opts.log?.(line);

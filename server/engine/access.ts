@@ -63,7 +63,7 @@ export function assertWarehouseAllows(e: CompiledEntity, p: Principal): void {
  * The SQL condition limiting `alias` to the rows the caller may touch for `op`, or null when the
  * operation is not granted at all. `grantWhere` is the grant's own condition (action grants use it).
  */
-export function scopeOf(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, p: Principal, grant: { where: Where | null } | undefined, alias: string, depth = 0): SqlPart | null {
+export function scopeOf(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, p: Principal, grant: { where: Where | null } | undefined, alias: string, depth = 0, supplierFields: string[] = e.scope.supplierFields): SqlPart | null {
   if (!grant) return null;
   const parts: string[] = [];
   const params: unknown[] = [];
@@ -75,10 +75,10 @@ export function scopeOf(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, p
   };
   if (grant.where) add(whereSql(d, e, grant.where, alias));
   const prof = meta.access.profiles[p.profile];
-  if (prof.supplierScoped && p.role !== 'admin' && e.scope.supplierFields.length) {
+  if (prof.supplierScoped && p.role !== 'admin' && supplierFields.length) {
     // a supplier account without a supplier code sees nothing (never a NUL byte: PostgreSQL refuses it in text)
     if (!p.supplierCode) add({ sql: '1 = 0', params: [] });
-    else add({ sql: `(${e.scope.supplierFields.map((f) => `${alias}.${quote(e.fields[f].column)} = ?`).join(' OR ')})`, params: e.scope.supplierFields.map(() => p.supplierCode) });
+    else add({ sql: `(${supplierFields.map((f) => `${alias}.${quote(e.fields[f].column)} = ?`).join(' OR ')})`, params: supplierFields.map(() => p.supplierCode) });
   }
   if (e.scope.warehouseField) add({ sql: `${alias}.${quote(e.fields[e.scope.warehouseField].column)} = ?`, params: [p.warehouse] });
   if (e.scope.parent) {

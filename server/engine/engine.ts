@@ -15,7 +15,7 @@ import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
 import { fieldOf, selectList, toRecord } from './records.ts';
 import { emitMessages } from '../outbox/emit.ts';
-import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, PrepareContext, UploadedFile } from './handler-types.ts';
+import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, PrepareContext, RecordFault, UploadedFile } from './handler-types.ts';
 import { HookRunner, type HookTable } from './hooks.ts';
 
 type Rec = Record<string, unknown>;
@@ -447,6 +447,7 @@ export class Engine {
     const now = new Date().toISOString();
     return this.tx(async (q) => {
       const row = await this.loadForWrite(q, p, e, id, 'update');
+      this.assertNotDeleted(e, row);
       const forced = this.forcedValues(e, p);
       const errors: FieldErrors = {};
       const data: Rec = {};
@@ -492,6 +493,7 @@ export class Engine {
     const now = new Date().toISOString();
     return this.tx(async (q) => {
       const row = await this.loadForWrite(q, p, e, id, 'delete');
+      this.assertNotDeleted(e, row);
       this.assertState(e, row, e.deletableWhen, 'error.deleteNotAllowed');
       await this.fileParent(q, e, row);
       const visible = (await this.selectById(q, e, id, null))!;
@@ -551,7 +553,8 @@ export class Engine {
       // (PostgreSQL), so the second sees the first and asks whether to overwrite
       if (e.scope.parent && values[e.scope.parent] !== undefined && values[e.scope.parent] !== null) {
         const parent = this.meta.entities[e.fields[e.scope.parent].ref!];
-        await this.selectById(q, parent, Number(values[e.scope.parent]), null, false, true);
+        const parentRow = await this.selectById(q, parent, Number(values[e.scope.parent]), null, false, true);
+        if (parentRow) this.assertParentState(e, parent, parentRow);
       }
       const keys = [...e.file!.overwriteKey, 'fileName'];
       const where = keys.map((k) => `${quote(e.fields[k].column)} = ?`).join(' AND ');
@@ -617,13 +620,29 @@ export class Engine {
     return conflict('error.illegalTransition', { ...args, ...detail }, undefined, 'error.statusChanged');
   }
 
-  /** The parent row of a file row, when its entity declares file.onUpload: locked, for the state gate. */
+  /**
+   * Files follow their parent's state (metadata file.parentStates) and a soft-deleted parent is
+   * read-only: its files can be neither added, replaced nor deleted. 409.
+   */
+  private assertParentState(e: CompiledEntity, parent: CompiledEntity, row: Rec): void {
+    if (parent.softDelete && row[parent.softDelete] === true) throw conflict('error.recordDeleted', { id: Number(row.id) });
+    for (const [f, codes] of Object.entries(e.file?.parentStates ?? {})) if (!codes.includes(String(row[f]))) throw conflict('error.fileNotAllowed', { status: String(row[f]) });
+  }
+
+  /** The parent row of a file row: locked, for the state gates (file.onUpload, file.parentStates, soft delete). */
   private async fileParent(q: Queryable, e: CompiledEntity, fileRow: Rec): Promise<void> {
-    const ou = e.file?.onUpload;
-    if (!ou || !e.scope.parent) return;
+    if (!e.file || !e.scope.parent) return;
     const parent = this.meta.entities[e.fields[e.scope.parent].ref!];
     const row = await this.selectById(q, parent, Number(fileRow[e.scope.parent]), null, true, true);
-    if (row) this.assertParentTakesFiles(parent, parent.actions[ou.action], row);
+    if (!row) return;
+    this.assertParentState(e, parent, row);
+    const ou = e.file.onUpload;
+    if (ou) this.assertParentTakesFiles(parent, parent.actions[ou.action], row);
+  }
+
+  /** A soft-deleted row is read-only: no edit, no action, no second delete (409 error.recordDeleted). */
+  private assertNotDeleted(e: CompiledEntity, row: Rec): void {
+    if (e.softDelete && row[e.softDelete] === true) throw conflict('error.recordDeleted', { id: Number(row.id) });
   }
 
   /** The stored file behind a visible record of a file entity. */
@@ -686,6 +705,61 @@ export class Engine {
     return this.updateRow(q, e, Number(row.id), patch, p, now, `action:${a.name}`, expectVersion);
   }
 
+  /** A record's name in messages: its identifyBy fields (default: the title field) joined with '/'. */
+  labelOf(e: CompiledEntity, r: Rec): string {
+    return (e.identifyBy ?? [e.titleField]).map((n) => String(r[n] ?? '')).join('/');
+  }
+
+  /**
+   * The input of each target record of an action with per-record inputs: the body's shared values
+   * with the record's `perRecord` entry over them, checked against the record input schema.
+   * Malformed entries (an id not among the targets, an input that is not per record) are a 400 at
+   * once; a record whose input breaks a rule is reported with the record (see recordInputErrors).
+   * Field errors are keyed `perRecord.<id>.<input>`, or `<input>` for a call naming one record.
+   */
+  private recordInputs(e: CompiledEntity, a: CompiledAction, body: Rec, ids: number[], single: boolean): { inputs: Map<number, Rec>; errors: Map<number, FieldErrors> } {
+    const inputs = new Map<number, Rec>();
+    const errors = new Map<number, FieldErrors>();
+    const schema = this.schemas[e.name].recordInputs?.[a.name];
+    if (!a.perRecord || !schema) {
+      for (const id of ids) inputs.set(id, body);
+      return { inputs, errors };
+    }
+    const { ids: _ids, perRecord, version: _v, ...shared } = body;
+    const entries = (perRecord ?? {}) as Rec;
+    const own = new Set(a.perRecord.fields);
+    const targets = new Set(ids.map(String));
+    const malformed: FieldErrors = {};
+    for (const [k, v] of Object.entries(entries)) {
+      if (!targets.has(k)) malformed[`perRecord.${k}`] = { key: 'validation.unknownField' };
+      else if (!v || typeof v !== 'object' || Array.isArray(v)) malformed[`perRecord.${k}`] = { key: 'validation.invalid' };
+      else for (const f of Object.keys(v)) if (!own.has(f)) malformed[`perRecord.${k}.${f}`] = { key: 'validation.unknownField' };
+    }
+    if (Object.keys(malformed).length) throw validationFailed(malformed);
+    for (const id of ids) {
+      const merged: Rec = { ...shared, ...((entries[String(id)] as Rec | undefined) ?? {}) };
+      inputs.set(id, merged);
+      const invalid = this.validator.validate(schema, merged);
+      if (invalid) errors.set(id, single ? invalid : Object.fromEntries(Object.entries(invalid).map(([f, fe]) => [`perRecord.${id}.${f}`, fe])));
+    }
+    if (single && errors.size) throw validationFailed([...errors.values()][0]);
+    return { inputs, errors };
+  }
+
+  /** 400 naming every record whose own input is invalid, with the field errors of their grid cells. */
+  private recordInputErrors(e: CompiledEntity, rows: Rec[], errors: Map<number, FieldErrors>): AppError {
+    const bad = rows.filter((r) => errors.has(Number(r.id)));
+    return new AppError(400, 'error.recordInputInvalid', { records: bad.map((r) => this.labelOf(e, r)).join(', ') }, Object.assign({}, ...bad.map((r) => errors.get(Number(r.id))!)));
+  }
+
+  /** A handler's refusal naming the records at fault (ActionContext.failRecords). */
+  private recordFaults(e: CompiledEntity, status: number, code: string, faults: RecordFault<Rec>[], single: boolean): AppError {
+    const items = faults.map((f) => `${this.labelOf(e, f.record)}${f.note !== undefined ? ` (${f.note})` : ''}`).join(', ');
+    const fieldErrors: FieldErrors = {};
+    for (const f of faults) if (f.field) fieldErrors[single ? f.field : `perRecord.${Number(f.record.id)}.${f.field}`] = f.error ?? { key: code };
+    return new AppError(status, code, { items }, Object.keys(fieldErrors).length ? fieldErrors : undefined);
+  }
+
   /**
    * Runs an action on the records `ids` (one for the single form, several for bulk, none for a
    * collection action). All records are loaded within the caller's scope; all changes happen in
@@ -705,6 +779,8 @@ export class Engine {
     const targetIds: number[] = a.collection ? ((input.ids as number[] | undefined) ?? []) : ids ?? ((input.ids as number[] | undefined) ?? []);
     if (!a.collection && !single && !a.bulk) throw badRequest('error.onlyOneRecord');
     if (!a.collection && targetIds.length === 0) throw badRequest('error.noRecordSelected');
+    const perRecord = a.collection ? null : this.recordInputs(e, a, input, [...new Set(targetIds)], single);
+    const inputOf = (r: Rec): Rec => perRecord?.inputs.get(Number(r.id)) ?? input;
     const now = new Date().toISOString();
     let outcome: ActionOutcome<Rec> | undefined;
     let result: unknown;
@@ -725,14 +801,19 @@ export class Engine {
       // every record is locked before any is checked, in id order (two bulk actions over the
       // same records never wait for each other in a circle); the checks then see committed rows
       const unique = [...new Set(targetIds)];
+      // action.supplierFields: of the suppliers a row names, only these may run it (who ships a line)
+      const actorScope = a.supplierFields ? scopeOf(this.meta, this.d, e, p, grant, 'a', 0, a.supplierFields) : null;
       const byId = new Map<number, Rec>();
       for (const id of [...unique].sort((x, y) => x - y)) {
         const row = await this.selectById(q, e, id, this.and(readScope, actionScope), true, true);
         if (!row) throw notFound();
+        if (actorScope && !(await this.selectById(q, e, id, this.and(actorScope)))) throw forbidden('error.notActingSupplier', { items: this.labelOf(e, row) });
         byId.set(id, row);
       }
       const rows = unique.map((id) => byId.get(id)!);
+      if (perRecord?.errors.size) throw this.recordInputErrors(e, rows, perRecord.errors);
       for (const row of rows) {
+        this.assertNotDeleted(e, row);
         if (a.from && a.statusField && !a.from.includes(String(row[a.statusField]))) throw this.stateRefusal(e, a, row);
       }
       const expectVersion = single && e.versioned && typeof input.version === 'number' ? input.version : undefined;
@@ -740,13 +821,18 @@ export class Engine {
       if (a.handler) {
         const ctx: ActionContext<Rec, Rec> = {
           ...svc, entity: e, action: a, records: rows, input, ...(file ? { file } : {}),
-          transition: (record, patch) => this.transition(q, e, a, p, now, input, record, patch),
+          inputOf,
+          labelOf: (record) => this.labelOf(e, record),
+          failRecords: (status, code, faults) => {
+            throw this.recordFaults(e, status, code, faults, single);
+          },
+          transition: (record, patch) => this.transition(q, e, a, p, now, inputOf(record), record, patch),
         };
         const out = (await this.handlers[`${e.name}.${a.name}`](ctx)) as Rec[] | ActionOutcome<Rec>;
         outcome = Array.isArray(out) ? { records: out } : out;
       } else {
         const records: Rec[] = [];
-        for (const r of rows) records.push(await this.transition(q, e, a, p, now, input, r, {}, expectVersion));
+        for (const r of rows) records.push(await this.transition(q, e, a, p, now, inputOf(r), r, {}, expectVersion));
         outcome = { records };
       }
       // the outbox messages metadata/interfaces.json declares for this action: same transaction

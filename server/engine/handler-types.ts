@@ -9,6 +9,7 @@
  * PostgreSQL a transaction that loses a serialization race is run again from the start.
  */
 import type { CompiledAction, CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
+import type { FieldError } from '../../codegen/runtime/validation.ts';
 import type { Queryable } from '../db/types.ts';
 import type { Principal } from './principal.ts';
 import type { FieldErrors } from '../../codegen/runtime/validation.ts';
@@ -41,16 +42,37 @@ export interface HandlerServices {
   validateRecord(entity: string, operation: WriteOperation, before: Record<string, unknown> | null, values: Record<string, unknown>): Promise<FieldErrors | null>;
 }
 
-export interface ActionContext<R, I> extends HandlerServices {
+/** One record a handler's check refused (see ActionContext.failRecords). */
+export interface RecordFault<R> {
+  record: R;
+  /** the input at fault: its cell in the dialog shows `error` */
+  field?: string;
+  error?: FieldError;
+  /** written after the record's name in the message, e.g. the quantity still open */
+  note?: string | number;
+}
+
+export interface ActionContext<R, I, RI = I> extends HandlerServices {
   readonly entity: CompiledEntity;
   readonly action: CompiledAction;
   /** the records the action applies to, loaded within the caller's scope, in the order of the ids */
   readonly records: R[];
+  /** the body as sent; an action with per-record inputs reads them with inputOf */
   readonly input: I;
   readonly file?: UploadedFile;
+  /** the complete, validated input of one record: the shared values with its perRecord entry over them */
+  inputOf(record: R): RI;
+  /** the record's name in messages: its identifyBy fields (default: titleField) joined with '/' */
+  labelOf(record: R): string;
+  /**
+   * Refuses the whole action (nothing is written) naming every record at fault: args.items is
+   * "<name> (<note>), ..." and each fault with a field marks that record's input (field errors
+   * `perRecord.<id>.<field>`, or `<field>` when the call named one record).
+   */
+  failRecords(status: number, code: string, faults: RecordFault<R>[]): never;
   /**
    * The declared transition for one record: status to the action's `to` (or input.target),
-   * input fields named like entity fields, the action's `set`, plus `patch`.
+   * input fields named like entity fields (the record's own input), the action's `set`, plus `patch`.
    */
   transition(record: R, patch?: Record<string, unknown>): Promise<R>;
 }
@@ -68,7 +90,7 @@ export interface ActionOutcome<R> {
   file?: () => Promise<FileResult>;
 }
 
-export type ActionHandler<R, I> = (ctx: ActionContext<R, I>) => Promise<R[] | ActionOutcome<R>>;
+export type ActionHandler<R, I, RI = I> = (ctx: ActionContext<R, I, RI>) => Promise<R[] | ActionOutcome<R>>;
 /** What a handler's database-free first step gets (see CollectionHandler.prepare). */
 export interface PrepareContext<I> {
   readonly meta: CompiledMetadata;

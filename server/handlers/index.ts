@@ -8,22 +8,38 @@ import * as orders from './orders.ts';
 import * as dfs from './dfs.ts';
 import * as adjustments from './adjustments.ts';
 import * as settlement from './settlement.ts';
-import * as accounts from './accounts.ts';
 import * as interfaces from './interfaces.ts';
+import { accountHandlers } from './accounts.ts';
+import type { ScryptParams } from '../engine/passwords.ts';
 import { printDeliveryCards } from './delivery-cards.ts';
 import { importFeeItems } from './fee-import.ts';
 
-export const handlers: ActionHandlers = {
-  'account.unlock': accounts.unlock,
-  'consultingFeeItem.import': importFeeItems,
-  'dfsOrder.ship': dfs.ship,
-  'interfaceMessage.resendFailed': interfaces.resendFailed,
-  'order.confirm': orders.confirm,
-  'order.printDeliveryCards': printDeliveryCards,
-  'order.ship': orders.ship,
-  'settlement.agree': settlement.agree,
-  'settlement.reject': settlement.reject,
-  'settlement.rejectRejection': settlement.rejectRejection,
-  'settlementLine.initiate': settlement.initiate,
-  'stockAdjustment.adjust': adjustments.adjust,
-};
+export interface HandlerOptions {
+  /** the cost of the password hashes handlers make (initial passwords); production by default */
+  hashParams?: ScryptParams;
+}
+
+export function createHandlers(opts: HandlerOptions = {}): ActionHandlers {
+  const accounts = accountHandlers(opts.hashParams);
+  return {
+    'account.disable': accounts.disable,
+    'account.enable': accounts.enable,
+    'account.lock': accounts.lock,
+    'account.register': accounts.register,
+    'account.resetPassword': accounts.resetPassword,
+    'account.unlock': accounts.unlock,
+    'consultingFeeItem.import': importFeeItems,
+    'dfsOrder.ship': dfs.ship,
+    'interfaceMessage.resendFailed': interfaces.resendFailed,
+    'order.confirm': orders.confirm,
+    'order.printDeliveryCards': printDeliveryCards,
+    'order.ship': orders.ship,
+    'settlement.agree': settlement.agree,
+    'settlement.reject': settlement.reject,
+    'settlement.rejectRejection': settlement.rejectRejection,
+    'settlementLine.initiate': settlement.initiate,
+    'stockAdjustment.adjust': adjustments.adjust,
+  };
+}
+
+export const handlers: ActionHandlers = createHandlers();

@@ -5,32 +5,42 @@
  * ship more than was ordered, from one process or several.
  */
 import type { ActionHandler } from '../engine/handler-types.ts';
-import type { Order, OrderConfirmInput, OrderShipInput } from '../generated/types.ts';
+import type { Order, OrderConfirmInput, OrderConfirmRecordInput, OrderShipInput, OrderShipRecordInput } from '../generated/types.ts';
+import { deliveryCards } from './delivery-cards.ts';
 import { PurchaseOrderStatus } from '../generated/types.ts';
 import { inOrder } from './in-order.ts';
 
 const unsentOf = (o: Order): number => Number(o.orderQty ?? 0) - Number(o.shippedQty ?? 0);
 
-/** released -> confirmed with the quantity of this shipment (at most what is still unsent). */
-export const confirm: ActionHandler<Order, OrderConfirmInput> = (ctx) =>
-  inOrder(ctx.records, (o) => {
-    const unsent = unsentOf(o);
-    if (ctx.input.thisShipmentQty > unsent) ctx.fail(409, 'error.shipQtyExceeded', { orderNo: String(o.orderNo), partsCode: String(o.partsCode), unsent });
-    return ctx.transition(o, { unsentQty: unsent });
-  });
+/**
+ * released -> confirmed, each line with its own this-shipment quantity (metadata perRecord,
+ * pre-filled with the unsent quantity; at most what is still unsent). With a print quantity the
+ * answer is the delivery cards of the lines just confirmed: confirm and print in one step.
+ */
+export const confirm: ActionHandler<Order, OrderConfirmInput, OrderConfirmRecordInput> = async (ctx) => {
+  const bad = ctx.records.filter((o) => ctx.inputOf(o).thisShipmentQty > unsentOf(o));
+  if (bad.length) ctx.failRecords(409, 'error.shipQtyExceeded', bad.map((o) => ({ record: o, field: 'thisShipmentQty', error: { key: 'validation.maximum', args: { max: unsentOf(o) } }, note: unsentOf(o) })));
+  const confirmed = await inOrder(ctx.records, (o) => ctx.transition(o, { unsentQty: unsentOf(o) }));
+  return ctx.input.printQty ? deliveryCards(ctx, confirmed, ctx.input.printQty) : confirmed;
+};
 
 /**
- * Ships shipQty of each selected line. Partial shipments accumulate; the line becomes shipped only
- * when nothing is left to send, otherwise it stays confirmed (and stays on the ship list). Since
- * shipQty never exceeds orderQty - shippedQty, shippedQty stays within orderQty and unsentQty at or
- * above 0: both inside the ranges their fields declare (those of orderQty's, 1 to 99,999,999).
+ * Ships each selected line's own quantity (metadata perRecord: one per line, pre-filled with the
+ * unsent quantity; a quantity sent once for all applies to lines without their own). Partial
+ * shipments accumulate; the line becomes shipped only when nothing is left to send, otherwise it
+ * stays confirmed (and stays on the ship list). A shipment may exceed the confirmed this-shipment
+ * quantity, never the unsent quantity (README "Decisions"). If any line cannot take its quantity,
+ * nothing ships and the error names every line at fault (order / item / part) with what it can
+ * still take. Since shipQty never exceeds orderQty - shippedQty, shippedQty stays within orderQty
+ * and unsentQty at or above 0: both inside the ranges their fields declare.
  */
-export const ship: ActionHandler<Order, OrderShipInput> = (ctx) =>
-  inOrder(ctx.records, (o) => {
-    const qty = ctx.input.shipQty;
-    const unsent = unsentOf(o);
-    if (qty > unsent) ctx.fail(409, 'error.shipQtyExceeded', { orderNo: String(o.orderNo), partsCode: String(o.partsCode), unsent });
+export const ship: ActionHandler<Order, OrderShipInput, OrderShipRecordInput> = async (ctx) => {
+  const bad = ctx.records.filter((o) => ctx.inputOf(o).shipQty > unsentOf(o));
+  if (bad.length) ctx.failRecords(409, 'error.shipQtyExceeded', bad.map((o) => ({ record: o, field: 'shipQty', error: { key: 'validation.maximum', args: { max: unsentOf(o) } }, note: unsentOf(o) })));
+  return inOrder(ctx.records, (o) => {
+    const qty = ctx.inputOf(o).shipQty;
     const shipped = Number(o.shippedQty ?? 0) + qty;
     const left = Number(o.orderQty) - shipped;
     return ctx.transition(o, { shipQty: qty, shippedQty: shipped, unsentQty: left, status: left === 0 ? PurchaseOrderStatus.shipped : PurchaseOrderStatus.confirmed });
   });
+};

@@ -83,6 +83,9 @@ export function createDatabaseStore(db: Db): FileStore {
   return store;
 }
 
+/** The store of a deployment: the directory beside the SQLite file when given, else the database. */
+export const fileStoreFor = (db: Db, filesDir?: string | null): FileStore => (filesDir && db.kind === 'sqlite' ? createDirectoryStore(filesDir) : createDatabaseStore(db));
+
 export default fp(
   async (app, opts: { store: FileStore }) => {
     app.decorate('fileStore', opts.store);

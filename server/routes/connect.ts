@@ -24,10 +24,8 @@ import { signMfaToken, verifyMfaToken } from '../auth/mfa-token.ts';
 import { mfaState, useSecondFactor } from '../auth/totp.ts';
 import totpRoutes from '../auth/totp-routes.ts';
 import { countHit } from '../plugins/rate-limit.ts';
+import { LoginFailures, clearLoginFailures, type ClaimResult } from '../auth/lockout.ts';
 import { keepInHistory, newPasswordErrors, passwordReused, reusesRecentPassword } from '../auth/password-policy.ts';
-
-const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
-const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
 
 export interface ConnectOptions {
   db: Db;
@@ -43,6 +41,9 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   const hashParams = opts.hashParams ?? PRODUCTION_PARAMS;
   const validator = new SchemaValidator(metadata);
   const account = metadata.entities.account;
+  // read when the routes are registered: the dev server registers them again after a metadata change
+  const MAY_LOG_IN = new Set(metadata.codeTables.accountStatus.groups.mayLogIn);
+  const STATUS = Object.fromEntries(metadata.codeTables.accountStatus.values.map((v) => [v.key, v.code])) as Record<string, string>;
 
   const tokenError = (req: FastifyRequest, reply: FastifyReply, status: number, code: string, args: Record<string, string | number> = {}, userId?: string) => {
     // every failed authentication is logged (ASVS 16.3.1); never the password or the code
@@ -50,12 +51,18 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     return reply.status(status).header('cache-control', 'no-store').send({ error: status === 400 ? 'invalid_grant' : 'invalid_request', code, message: translate(req.locale, code, args) });
   };
 
-  // one statement counts the failure and locks at the threshold: concurrent failures from several
-  // processes each add one, none is lost (the row is locked by the UPDATE itself)
-  const FAIL_LOGIN = `UPDATE account SET failed_logins = failed_logins + 1, status = CASE WHEN failed_logins + 1 >= ? AND status IN (${[...MAY_LOG_IN].map(() => '?').join(',')}) THEN ? ELSE status END WHERE id = ? RETURNING status`;
-  /** a wrong password or second factor of a known account: counts toward the lockout */
+  // failed logins per user ID: free attempts, growing delays, then the lock (server/auth/lockout.ts)
+  const failures = new LoginFailures(db, metadata.app.lockout);
+  const statuses = { mayLogIn: [...MAY_LOG_IN], locked: STATUS.locked };
+  /** a wrong password or code of a known account, given in a logged-in call (two-step set-up and turn-off): counts toward the lockout */
   const countFailure = async (accountId: number): Promise<void> => {
-    await db.get(FAIL_LOGIN, [metadata.app.lockout.maxFailures, ...MAY_LOG_IN, STATUS.locked, accountId]);
+    const acc = await app.tokens.account(accountId);
+    if (acc) await failures.failAccount(acc.id, acc.userId, await failures.record(acc.userId), statuses);
+  };
+  /** the user ID must wait: 429 with the seconds left (the same for every ID with the same history) */
+  const throttled = (req: FastifyRequest, reply: FastifyReply, claim: ClaimResult, userId: string) => {
+    reply.header('retry-after', String(claim.retryAfterSeconds));
+    return tokenError(req, reply, 429, 'error.loginThrottled', { seconds: claim.retryAfterSeconds }, userId);
   };
   const perAccount = opts.accountAttemptsPerMinute ?? 10;
   /**
@@ -96,15 +103,22 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     if (!username || password.length < metadata.app.password.loginMinLength || !b.warehouse) return tokenError(req, reply, 400, 'error.loginFailed');
     // per account, whatever the address (the per-address limit is the route's rateLimit)
     if (await tooManyAttempts(username.toLowerCase())) return tokenError(req, reply, 429, 'error.rateLimited');
+    // counted as a failure before the password is checked, refused while the ID must wait: the
+    // same for every user ID, known or not
+    const claim = await failures.claim(username);
+    if (!claim.ok) return throttled(req, reply, claim, username);
     const acc = await app.tokens.accountByUserId(username);
     const ok = await verifyPassword(password, acc?.passwordHash ?? null);
     if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
     if (!ok) {
-      await countFailure(acc.id);
+      await failures.failAccount(acc.id, acc.userId, claim.failures, statuses);
       // the same answer as for an unknown user, locked or not: only the right password learns
-      // that the account is locked (otherwise five guesses would tell which user IDs exist)
+      // that the account is locked (otherwise the guesses would tell which user IDs exist)
       return tokenError(req, reply, 400, 'error.loginFailed');
     }
+    // the right password: this attempt was no failure (with two-step verification on, the count
+    // before it stands until the code is right: wrong codes add to the wrong passwords)
+    await failures.refund(username);
     // the password is right: from here on the answer may say why the account cannot log in
     if (acc.status === STATUS.locked) return tokenError(req, reply, 400, 'error.userLocked');
     if (!MAY_LOG_IN.has(acc.status)) return tokenError(req, reply, 400, 'error.noRight');
@@ -149,9 +163,12 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     if (!acc.totpEnabled) return tokenError(req, reply, 400, 'error.mfaExpired', {}, uid);
     if (acc.status === STATUS.locked) return tokenError(req, reply, 400, 'error.userLocked', {}, uid);
     if (!MAY_LOG_IN.has(acc.status)) return tokenError(req, reply, 400, 'error.noRight', {}, uid);
+    // a code is an attempt like a password: counted in advance, refused while the ID must wait
+    const claim = await failures.claim(uid);
+    if (!claim.ok) return throttled(req, reply, claim, uid);
     const factor = await useSecondFactor(db, acc.id, b.code ?? '');
     if (!factor) {
-      await countFailure(acc.id);
+      await failures.failAccount(acc.id, acc.userId, claim.failures, statuses);
       return tokenError(req, reply, 400, 'error.mfaInvalidCode', {}, uid);
     }
     // the ticket is used up
@@ -175,6 +192,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
       const now = await app.tokens.account(acc.id);
       return tokenError(req, reply, 400, now?.status === STATUS.locked ? 'error.userLocked' : 'error.noRight', {}, uid);
     }
+    await clearLoginFailures(db, uid);
     if (how.password && acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(how.password, hashParams), acc.id]);
     // expiry: an expired password turns the login into 602 (must change); a near one is announced
     let status = current.status;

@@ -6,6 +6,9 @@ import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { hashPassword, type ScryptParams } from '../engine/passwords.ts';
 import type { RowWriter } from './writer.ts';
 
+/** The entities this module fills. */
+export const BASE_ENTITIES = ['warehouse', 'account', 'notice'] as const;
+
 export const DEMO_PASSWORD = 'demo2026A';
 export const INITIAL_PASSWORD = 'init2026A';
 

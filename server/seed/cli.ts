@@ -7,12 +7,13 @@
  * SQLite file first, or every table of the PostgreSQL schema).
  */
 import { existsSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeTarget, isPostgresUrl, openDb, type DbTarget } from '../db/open.ts';
 import { migrate } from '../db/migrate.ts';
 import { metadata, tables, migrations } from '../generated/index.ts';
 import { isEmpty, seedDatabase } from './index.ts';
+import { fileStoreFor } from '../plugins/file-store.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +38,8 @@ if (!(await isEmpty(db))) {
   process.exit(1);
 }
 const t0 = performance.now();
-await seedDatabase(db, metadata, { scale, seed: Number(values.seed) });
+// the claims' photos go where the portal keeps files: beside the SQLite file, or in the database
+await seedDatabase(db, metadata, { scale, seed: Number(values.seed), files: fileStoreFor(db, 'file' in target ? join(dirname(target.file), 'files') : null) });
 const ms = performance.now() - t0;
 const orders = Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM "order"'))!.n);
 await db.close();

@@ -14,6 +14,9 @@ import { selectList, toRecord } from '../engine/records.ts';
 import { outboxStore, payloadOf, referenceOf } from '../outbox/emit.ts';
 import { STAFF, quota, supplierUser, type SeedContext } from './context.ts';
 
+/** The entities this module fills. */
+export const INTERFACE_ENTITIES = [OUTBOX_MESSAGE_ENTITY, OUTBOX_ATTEMPT_ENTITY] as const;
+
 /** messages per declared message kind at scale 1 (and at most MAX_PER_KIND at any scale) */
 export const MESSAGES_PER_KIND = 12;
 const MAX_PER_KIND = 2000;

@@ -125,6 +125,26 @@ describe('screens and menus by role', () => {
   it('builds the sys menu: home and the notice list', () => {
     expect(paths(buildMenu(supAdmin))).toEqual(['/dashboard', '/notice/list']);
   });
+  it('a screen whose data the profile may not read is not opened: account administration is for internal staff', () => {
+    expect(screenAllowed(screen('accountList'), staff)).toBe(true);
+    expect(screenAllowed(screen('accountList'), supplier)).toBe(false);
+    expect(screenAllowed(screen('accountList'), supAdmin)).toBe(false);
+    expect(screenAllowed(screen('accountList'), root)).toBe(true);
+    expect(paths(buildMenu(staff))).toContain('/account/list');
+    expect(paths(buildMenu(supplier))).not.toContain('/account/list');
+    // a dealer (role user, no business data) sees the dashboard only
+    const dealer: PortalUser = { ...supplier, accountType: '1', profile: 'dealer' };
+    expect(paths(buildMenu(dealer))).toEqual(['/dashboard']);
+  });
+  it('internal staff administer accounts; the supplier administrator does not (notice management only)', () => {
+    for (const a of ['list', 'edit', 'register', 'lock', 'unlock', 'resetPassword', 'endSessions', 'resetTotp', 'disable', 'enable']) {
+      expect(decide({ action: a, resource: 'accounts' }, staff), a).toBe(true);
+      expect(decide({ action: a, resource: 'accounts' }, supAdmin), a).toBe(false);
+    }
+    expect(decide({ action: 'create', resource: 'accounts' }, staff)).toBe(false);
+    expect(decide({ action: 'unlock', resource: 'accounts', record: { status: '601' } }, staff)).toBe(true);
+    expect(decide({ action: 'unlock', resource: 'accounts', record: { status: '0' } }, staff)).toBe(false);
+  });
   it('builds the user menu: every visible user screen, grouped, hidden screens left out', () => {
     const m = buildMenu(supplier);
     const p = paths(m);

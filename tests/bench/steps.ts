@@ -684,8 +684,9 @@ async function shipOn(ctx: Ctx, r: Running): Promise<Record<string, unknown>> {
   try {
     const candidates = (
       await db.all<Line>(
-        `SELECT id, order_qty, shipped_qty, unsent_qty FROM "order" WHERE status = ? AND warehouse_code = ? AND (direct_supplier_code = ? OR production_supplier_code = ? OR purchasing_supplier_code = ?) AND unsent_qty >= ? ORDER BY unsent_qty DESC, id LIMIT ?`,
-        [CONFIRMED, SUPPLIER.warehouse, SUPPLIER.code, SUPPLIER.code, SUPPLIER.code, 2, 200],
+        // lines the supplier ships: those it is the direct supplier of (order.ship's supplierFields)
+        `SELECT id, order_qty, shipped_qty, unsent_qty FROM "order" WHERE status = ? AND warehouse_code = ? AND direct_supplier_code = ? AND unsent_qty >= ? ORDER BY unsent_qty DESC, id LIMIT ?`,
+        [CONFIRMED, SUPPLIER.warehouse, SUPPLIER.code, 2, 200],
       )
     ).map(numbers);
     const byId = async () => new Map((await db.all<Line>(`SELECT id, order_qty, shipped_qty, unsent_qty FROM "order" WHERE id IN (${candidates.map(() => '?').join(',')})`, candidates.map((c) => c.id))).map((l) => [Number(l.id), numbers(l)]));

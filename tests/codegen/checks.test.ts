@@ -138,10 +138,33 @@ describe('codegen cross-reference checks', () => {
     await expectError('entities/notice.json', '/fields/title', /unknown property "requird"/);
   });
 
+  it('an action input that takes the definition of a field the entity does not have, or of a private one', async () => {
+    edit('entities/account.json', (j) => (j.actions.register.input.nickname = { sameAsField: true }));
+    await expectError('entities/account.json', '/actions/register/input/nickname/sameAsField', /field "nickname", which the entity does not have/);
+    edit('entities/account.json', (j) => {
+      delete j.actions.register.input.nickname;
+      j.actions.register.input.passwordHash = { sameAsField: true };
+    });
+    await expectError('entities/account.json', '/actions/register/input/passwordHash/sameAsField', /is private/);
+  });
+
   it('invalid JSON names the file, the line and the column (tests/codegen/mistakes.test.ts has more)', async () => {
     writeFileSync(join(m.dir, 'metadata/screens/notice-list.json'), '{ "name": ');
     const errs = await errorsOf();
     expect(errs.some((m) => m.startsWith('metadata/screens/notice-list.json:1:11: not valid JSON'))).toBe(true);
+  });
+});
+
+describe('action inputs that take the definition of their field (sameAsField)', () => {
+  it('carry its type, length, code table, rules and label; required may differ; its storage settings stay behind', async () => {
+    const { metadata } = await import('../../server/generated/index.ts');
+    const account = metadata.entities.account;
+    const input = account.actions.register.input;
+    expect(input.email).toMatchObject({ type: 'string', maxLength: 100, rules: ['email'], labelKey: 'field.account.email', required: true });
+    expect(account.fields.email.required).toBe(false);
+    expect(input.userId).toMatchObject({ type: 'string', maxLength: 30, rules: ['userId'], required: true, unique: false, createOnly: false, filter: [], sort: false });
+    expect(input.accountType).toMatchObject({ type: 'code', codeTable: 'accountType', required: true });
+    expect(input.language).toMatchObject({ type: 'code', codeTable: 'language', default: 'zh-CN', required: false });
   });
 });
 
@@ -176,7 +199,10 @@ describe('adding a plain entity and its screen', () => {
     expect(r.errors.map((e) => e.message)).toEqual([]);
     const e = r.model!.entities.supplierContact;
     expect(e.resource).toBe('supplier-contacts');
-    expect(r.model!.screens.find((s) => s.path === '/supplierContact/list')).toMatchObject({ resource: 'supplier-contacts', roles: ['user'], buttons: ['search', 'add', 'edit', 'delete'] });
+    expect(r.model!.screens.find((s) => s.path === '/supplierContact/list')).toMatchObject({ resource: 'supplier-contacts', roles: ['user'], buttons: ['search', 'add', 'edit', 'delete', 'deactivate'] });
+    // its code table, declared in the entity file, is a code table like the others
+    expect(r.model!.codeTables.contactStatus.values.map((v) => v.key)).toEqual(['active', 'inactive']);
+    expect(e.actions.deactivate).toMatchObject({ from: ['1'], to: ['0'] });
     expect(r.files!.get('server/generated/schema.sql')).toContain('CREATE TABLE IF NOT EXISTS "supplier_contact"');
     expect(r.files!.get('server/generated/types.ts')).toContain('export interface SupplierContact {');
     expect(JSON.parse(r.files!.get('admin/src/generated/messages.en-US.json')!)['route.supplierContactList']).toBe('Supplier contacts');

@@ -58,12 +58,12 @@ describe('a screen button', () => {
 
   it('whose operation the entity grants to nobody is an error', async () => {
     edit('screens/order-search.json', (j) => j.buttons.push('add'));
-    await expectError('screens/order-search.json', '/buttons/2', /button "add" performs "create", which entity "order" grants to nobody/);
+    await expectError('screens/order-search.json', '/buttons/3', /button "add" performs "create", which entity "order" grants to nobody/);
   });
 
   it('that works on uploaded files, on an entity without any, is an error', async () => {
     edit('screens/order-search.json', (j) => j.buttons.push('upload'));
-    await expectError('screens/order-search.json', '/buttons/2', /button "upload" works on uploaded files, but no file entity has entity "order" as its scope.parent/);
+    await expectError('screens/order-search.json', '/buttons/3', /button "upload" works on uploaded files, but no file entity has entity "order" as its scope.parent/);
   });
 
   it('of an internal action backs nothing (the action has no route and no button)', async () => {
@@ -145,12 +145,12 @@ describe('an unknown name', () => {
   });
 
   it('table and column of a migration step that fills a column', async () => {
-    mkdirSync(join(m.dir, 'metadata/migrations'));
+    mkdirSync(join(m.dir, 'metadata/migrations'), { recursive: true });
     const step = { op: 'addColumn', table: 'consulting_fee_item', column: 'managment_rate', value: 0.1 };
-    writeFileSync(join(m.dir, 'metadata/migrations/0001-fill.json'), JSON.stringify({ id: '0001-fill', steps: [step, { ...step, table: 'consulting_fee_items', column: 'x' }] }));
+    writeFileSync(join(m.dir, 'metadata/migrations/9001-fill.json'), JSON.stringify({ id: '9001-fill', steps: [step, { ...step, table: 'consulting_fee_items', column: 'x' }] }));
     const errs = await errorsOf();
-    expect(errs).toEqual(expect.arrayContaining([expect.stringMatching(/^metadata\/migrations\/0001-fill.json#\/steps\/0\/column: unknown column "managment_rate" of table "consulting_fee_item" \(did you mean "management_rate"\?/)]));
-    expect(errs).toEqual(expect.arrayContaining([expect.stringMatching(/^metadata\/migrations\/0001-fill.json#\/steps\/1\/table: unknown table "consulting_fee_items" of the metadata \(did you mean "consulting_fee_item"\?/)]));
+    expect(errs).toEqual(expect.arrayContaining([expect.stringMatching(/^metadata\/migrations\/9001-fill.json#\/steps\/0\/column: unknown column "managment_rate" of table "consulting_fee_item" \(did you mean "management_rate"\?/)]));
+    expect(errs).toEqual(expect.arrayContaining([expect.stringMatching(/^metadata\/migrations\/9001-fill.json#\/steps\/1\/table: unknown table "consulting_fee_items" of the metadata \(did you mean "consulting_fee_item"\?/)]));
   });
 
   it('far from every choice gets the list without a guess', async () => {

@@ -26,6 +26,7 @@ const bodySchemas: [string, JsonSchema][] = Object.entries(schemas)
     [`${name}.create`, s.create] as [string, JsonSchema],
     [`${name}.update`, s.update] as [string, JsonSchema],
     ...Object.entries(s.actions).map(([a, sch]) => [`${name}.actions.${a}`, sch] as [string, JsonSchema]),
+    ...Object.entries(s.recordInputs ?? {}).map(([a, sch]) => [`${name}.recordInputs.${a}`, sch] as [string, JsonSchema]),
   ]);
 
 const junk = fc.oneof(
@@ -84,6 +85,8 @@ function valueFor(s: JsonSchema): fc.Arbitrary<unknown> {
   if (types.includes('boolean')) own.push(fc.boolean());
   if (types.includes('array')) own.push(fc.array(fc.oneof(fc.integer({ min: -2, max: 1000 }), fc.double(), fc.string({ maxLength: 2 })), { maxLength: 6 }), fc.array(fc.nat(), { minLength: 499, maxLength: 502 }));
   if (types.includes('null')) own.push(fc.constant(null));
+  // perRecord: { "<id>": { <input>: value } } (its entries are checked against recordInputs)
+  if (types.includes('object')) own.push(fc.dictionary(fc.oneof(fc.stringMatching(/^[1-9][0-9]{0,3}$/), fc.string({ maxLength: 3 })), fc.oneof(fc.object({ maxDepth: 1 }), junk), { maxKeys: 3 }));
   return fc.oneof({ arbitrary: fc.oneof(...own), weight: 5 }, { arbitrary: junk, weight: 1 });
 }
 

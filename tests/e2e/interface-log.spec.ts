@@ -7,12 +7,12 @@
  * Suppliers are not offered the log at all.
  */
 import { expect, test } from '@playwright/test';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import { openDb } from '../../server/db/open.ts';
 import type { Db } from '../../server/db/types.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { E2E_INTERFACES_FILE, E2E_SERVER_INFO_FILE } from './e2e-files.ts';
+import { E2E_INTERFACES_FILE } from './e2e-files.ts';
+import { openE2eDatabase } from './pages/database.ts';
 import { menuPaths, openViaMenu } from './pages/shell.ts';
 import { confirmDialog, expectNotification, loginIn, metadata, screen, screenNamed, t } from './pages/screens.ts';
 
@@ -31,8 +31,7 @@ let db: Db;
 test.beforeAll(async () => {
   rx = await startReceiver();
   writeFileSync(E2E_INTERFACES_FILE, JSON.stringify(Object.fromEntries(Object.keys(metadata.outbox!.interfaces).map((c) => [c, { url: `${rx.base}/${c}` }]))));
-  const info = JSON.parse(readFileSync(E2E_SERVER_INFO_FILE, 'utf8')) as { dbFile?: string; databaseUrl?: string };
-  db = await openDb(info.databaseUrl ? { url: info.databaseUrl } : { file: info.dbFile! });
+  db = await openE2eDatabase();
 });
 test.afterAll(async () => {
   rmSync(E2E_INTERFACES_FILE, { force: true });

@@ -27,7 +27,7 @@ import {
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 /** react-admin's yes label (ra.boolean.true) in the shell's dictionaries */
 const YES: Record<Locale, string> = { 'zh-CN': '是', 'en-US': 'Yes' };
-/** who opens a screen: role sys -> the supplier administrator; records suppliers may not read (the interface log) -> internal staff; otherwise a supplier */
+/** who opens a screen: role sys -> the supplier administrator; records suppliers may not read (the interface log, accounts) -> internal staff; otherwise a supplier */
 const userFor = (s: CompiledScreen): string => {
   if (s.roles.includes('sys')) return 'supadmin';
   const e = s.resource ? metadata.entities[metadata.resources[s.resource]] : undefined;
@@ -176,6 +176,9 @@ test('order confirm: the action dialog validates like the server, then confirms'
   await first.getByTestId('lean-row-action-confirm').click();
   const dialog = screen.dialog(page, 'confirm');
   await expect(dialog).toBeVisible();
+  // pre-filled with the unsent quantity; emptied, it is required
+  await expect(dialog.getByTestId('input-thisShipmentQty').locator('input')).not.toHaveValue('');
+  await dialog.getByTestId('input-thisShipmentQty').locator('input').fill('');
   await dialog.getByTestId('action-submit').click();
   await expect(dialog.getByTestId('input-thisShipmentQty')).toContainText(t(locale, 'validation.required'));
   await dialog.getByTestId('input-thisShipmentQty').locator('input').fill('0');
@@ -271,7 +274,10 @@ test('hazardous chemicals: uploading the signed receipt makes it confirmable; th
   // an action without inputs only asks "are you sure?"
   await confirmDialog(page);
   await expectNotification(page, t(locale, 'message.confirmSuccess'));
-  await expect(row).toContainText(t(locale, 'code.hazardReceiptStatus.2'));
+  // confirmed, it leaves the pending receipts for the confirmed ones
+  await expect(row).toHaveCount(0);
+  await page.getByTestId('tab-confirmed').click();
+  await expect(screen.row(page, id)).toContainText(t(locale, 'code.hazardReceiptStatus.2'));
 });
 
 test('consulting fee items: staff downloads the import template and imports a workbook; a bad row is named', async ({ page }) => {

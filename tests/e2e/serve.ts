@@ -3,9 +3,10 @@
  * with the demo data (cheap password hashing so test logins are fast, a high login rate limit so
  * the suite is not throttled). Started by playwright.config.ts (webServer). The database is a
  * temporary SQLite file, or the PostgreSQL database E2E_DATABASE_URL names (npm run test:e2e:pg,
- * through tests/support/with-postgres.ts). Mail goes over SMTP to a real SMTP server started here,
- * which keeps what it receives in the inbox folder of tests/e2e/inbox.ts (the specs read it); the
- * mail flows' own accounts come from mail-fixtures.ts.
+ * through tests/support/with-postgres.ts); which one is written to a file beside the temporary
+ * folders (e2e-files.ts, read by pages/database.ts) for the specs that look into it. Mail goes over SMTP to a real SMTP
+ * server started here, which keeps what it receives in the inbox folder of tests/e2e/inbox.ts (the
+ * specs read it); the mail flows' own accounts come from mail-fixtures.ts.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,7 @@ const app = await buildApp({
   mail: { smtpUrl: smtp.url, loop: true, pollMs: 250 },
   publicUrl: `http://127.0.0.1:${port}`,
 });
-await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS });
+await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS, files: app.fileStore });
 await addMailAccounts(app.db, metadata, TEST_PARAMS);
 app.addHook('onClose', () => smtp.close());
 await app.listen({ port, host: '127.0.0.1' });

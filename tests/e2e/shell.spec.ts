@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { parseHex, sidebarShadeOf, textShadeOf } from '../../admin/src/layout/contrast.ts';
 import { PASSWORD, login, loginPage, logout, menuPaths, openSettings, openViaMenu, tag, tagMenu, tagPaths, tags, tokenOf } from './pages/shell.ts';
 
-/** Role user's menu (supplier and internal staff), in menu order; groups with one entry show it directly. */
+/** Role user's menu (suppliers; internal staff see account administration too), in menu order; groups with one entry show it directly. */
 const USER_MENU = [
   '/dashboard',
   '/orderConfirm/list',
@@ -81,9 +81,9 @@ test.describe('login and menus by role', () => {
     await expect(page).toHaveURL(/\/401$/);
   });
 
-  test('internal staff (role user) see the user screens and the interface log', async ({ page }) => {
+  test('internal staff (role user) see the user screens, the interface log and account administration', async ({ page }) => {
     await login(page, 'staff01');
-    await expect.poll(() => menuPaths(page)).toEqual([...USER_MENU, '/interface/log']);
+    await expect.poll(() => menuPaths(page)).toEqual([...USER_MENU, '/interface/log', '/account/list']);
   });
 
   test('claim screens are blocked when the warehouse is not a claim warehouse', async ({ page }) => {

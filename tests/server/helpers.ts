@@ -66,7 +66,7 @@ export async function build(opts: { seed?: boolean; scale?: number; app?: Partia
     accountAttemptsPerMinute: 100_000,
     ...opts.app,
   });
-  if (opts.seed !== false) await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS, scale: opts.scale ?? 1 });
+  if (opts.seed !== false) await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS, scale: opts.scale ?? 1, files: app.fileStore });
   return {
     app,
     dir,

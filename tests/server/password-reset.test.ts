@@ -11,6 +11,7 @@ import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { bearer, build, login, tokenResponse, type TestApp } from './helpers.ts';
 import { tokenHash } from '../../server/auth/reset-link.ts';
 import { DEMO_PASSWORD, INITIAL_PASSWORD } from '../../server/seed/base.ts';
+import { metadata } from '../../server/generated/index.ts';
 
 const PUBLIC = 'https://portal.example.com';
 const LINK = /https:\/\/portal\.example\.com\/reset-password#token=([A-Za-z0-9_-]+)/;
@@ -197,7 +198,8 @@ describe('reset', () => {
   });
 
   it('a locked account (601) is unlocked, its failure counter cleared', async () => {
-    expect(await account('locked01')).toMatchObject({ status: '601', failedLogins: 5 });
+    const max = metadata.app.lockout.maxFailures;
+    expect(await account('locked01')).toMatchObject({ status: '601', failedLogins: max });
     expect((await tokenResponse(t.app, 'locked01')).json().code).toBe('error.userLocked');
     const { token } = await requestLink('locked01');
     expect((await reset(token, 'Unlock2026A')).statusCode).toBe(200);
@@ -206,7 +208,7 @@ describe('reset', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json().account_status).toBe(0);
     const audit = await t.app.db.get<{ changes: string }>(`SELECT changes FROM audit_entry WHERE operation = 'passwordReset' AND user_id = 'locked01'`);
-    expect(JSON.parse(audit!.changes)).toEqual({ password: ['***', '***'], status: ['601', '0'], failedLogins: [5, 0] });
+    expect(JSON.parse(audit!.changes)).toEqual({ password: ['***', '***'], status: ['601', '0'], failedLogins: [max, 0] });
   });
 
   it('a 602 account sets its own password: normal afterwards', async () => {

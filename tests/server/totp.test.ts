@@ -8,8 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import type { LightMyRequestResponse } from 'fastify';
-import { bearer, build, login, tokenResponse, type TestApp } from './helpers.ts';
+import { bearer, build, code, login, tokenResponse, type TestApp } from './helpers.ts';
 import { metadata } from '../../server/generated/index.ts';
+import { RowWriter } from '../../server/seed/writer.ts';
+import { hashPassword, TEST_PARAMS } from '../../server/engine/passwords.ts';
+import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 
 let t: TestApp;
 /** the time step the clock stands in (30 s each) */
@@ -19,8 +22,21 @@ const at = (s: number) => {
   vi.setSystemTime(s * 30_000 + 12_000);
 };
 
+/** internal staff administer accounts; staff01 is the one with two-step verification here, so another does it */
+const ADMIN = 'staff02';
+
+/** failures counted on purpose in a test must not make the next one wait or lock (lockout.test.ts tests them) */
+const forgetFailures = async () => {
+  await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'staff01'`);
+  await t.app.db.run(`DELETE FROM _login_failures`);
+};
+
 beforeAll(async () => {
   t = await build();
+  const hash = await hashPassword(DEMO_PASSWORD, TEST_PARAMS);
+  await RowWriter.write(t.app.db, metadata, (w) =>
+    w.insert('account', { userId: ADMIN, name: ADMIN, accountType: code('accountType', 'internal'), departmentId: 'PD01', status: code('accountStatus', 'normal'), failedLogins: 0, passwordHash: hash, passwordChangedAt: w.now }),
+  );
   // only Date is faked: timers, the database and the password hashing run as ever. The clock
   // only moves forward, a little ahead of the real one (tokens made before stay valid)
   vi.useFakeTimers({ toFake: ['Date'] });
@@ -79,7 +95,7 @@ describe('enrolment', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errors).toEqual({ password: 'error.wrongPassword' });
     expect((await account('staff01'))!.secret).toBeNull();
-    await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'staff01'`);
+    await forgetFailures();
 
     const r = await setup(token);
     expect(r.statusCode, r.body).toBe(200);
@@ -147,7 +163,7 @@ describe('enrolment', () => {
   });
 
   it('the secret, the recovery codes and the last step never leave the server', async () => {
-    const admin = await login(t.app, 'supadmin');
+    const admin = await login(t.app, ADMIN);
     const list = await t.app.inject({ method: 'GET', url: '/api/accounts?filter={"userId":"staff01"}', headers: bearer(admin) });
     expect(list.statusCode).toBe(200);
     const [rec] = list.json();
@@ -184,7 +200,7 @@ describe('login with two-step verification', () => {
     expect(a.statusCode).toBe(400);
     expect(a.json()).toEqual(b.json());
     expect(a.json()).toEqual({ error: 'invalid_grant', code: 'error.loginFailed', message: 'Wrong user ID or password' });
-    await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'staff01'`);
+    await forgetFailures();
   });
 
   it('a code is accepted once: the same code, and any older one, are refused (replay), also two at the same moment', async () => {
@@ -196,13 +212,13 @@ describe('login with two-step verification', () => {
     expect(replay.json()).toEqual({ error: 'invalid_grant', code: 'error.mfaInvalidCode', message: 'The verification code is wrong or has already been used' });
     // the step before is within the drift, but older than the one used
     expect((await mfaGrant(await ticket('staff01'), codeAt(secret, step - 1))).json().code).toBe('error.mfaInvalidCode');
-    await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'staff01'`);
+    await forgetFailures();
     // two logins with the same new code at the same moment: one gets in
     at(step + 1);
     const [x, y] = await Promise.all([ticket('staff01'), ticket('staff01')]);
     const both = await Promise.all([mfaGrant(x, codeAt(secret, step)), mfaGrant(y, codeAt(secret, step))]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 400]);
-    await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'staff01'`);
+    await forgetFailures();
   });
 
   it('allows one time step of clock drift either way, not two', async () => {
@@ -216,26 +232,37 @@ describe('login with two-step verification', () => {
     expect((await mfaGrant(await ticket('staff01'), codeAt(secret, s + 1))).json().code).toBe('error.mfaInvalidCode');
     // the phone one step behind
     expect((await mfaGrant(await ticket('staff01'), codeAt(secret, s + 2))).statusCode).toBe(200);
-    await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'staff01'`);
+    await forgetFailures();
   });
 
-  it('wrong codes count toward the same lockout as wrong passwords; the password does not reset the count', async () => {
+  it('wrong codes count toward the same delays and lockout as wrong passwords; the right password neither counts nor resets the count', async () => {
     at(step + 2);
     expect((await account('staff01'))!.failedLogins).toBe(0);
     for (let i = 1; i <= 2; i++) expect((await tokenResponse(t.app, 'staff01', `wrongPass${i}`)).json().code).toBe('error.loginFailed');
     const mfa = await ticket('staff01');
     expect((await account('staff01'))!.failedLogins).toBe(2);
+    // the third failure in a row: a wrong code; the next attempt, code or password, waits
     expect((await mfaGrant(mfa, '123456')).json().code).toBe('error.mfaInvalidCode');
     expect((await account('staff01'))!.failedLogins).toBe(3);
-    expect((await mfaGrant(mfa, 'not-a-code')).json().code).toBe('error.mfaInvalidCode');
-    expect((await mfaGrant(await ticket('staff01'), '')).json().code).toBe('error.mfaInvalidCode');
-    // the fifth failure locks it: now even the right code (and the right password) say locked
+    const waiting = await mfaGrant(mfa, codeAt(secret, step), 'en-US');
+    expect(waiting.statusCode).toBe(429);
+    expect(waiting.json()).toMatchObject({ code: 'error.loginThrottled', message: 'Too many failed attempts: please try again in 30 seconds' });
+    expect((await tokenResponse(t.app, 'staff01')).json().code).toBe('error.loginThrottled');
+    // codes after their wait, up to the lock (a fresh ticket each time: tickets live five minutes)
+    const max = metadata.app.lockout.maxFailures;
+    for (let n = 4; n <= max; n++) {
+      vi.setSystemTime(Date.now() + metadata.app.lockout.maxDelaySeconds * 1000);
+      expect((await mfaGrant(await ticket('staff01'), n % 2 ? 'not-a-code' : '000000')).json().code).toBe('error.mfaInvalidCode');
+    }
+    at(Math.floor(Date.now() / 30_000) + 1);
+    // the tenth failure locks it: now the right password only learns that it is locked
     const row = (await account('staff01'))!;
-    expect(row).toMatchObject({ failedLogins: 5, status: '601' });
-    expect((await mfaGrant(mfa, codeAt(secret, step))).json().code).toBe('error.userLocked');
+    expect(row).toMatchObject({ failedLogins: max, status: '601' });
+    vi.setSystemTime(Date.now() + metadata.app.lockout.maxDelaySeconds * 1000);
+    at(Math.floor(Date.now() / 30_000) + 1);
     expect((await tokenResponse(t.app, 'staff01')).json().code).toBe('error.userLocked');
     // the administrator unlocks; then the code gets in and the count starts again
-    const admin = await login(t.app, 'supadmin');
+    const admin = await login(t.app, ADMIN);
     expect((await t.app.inject({ method: 'POST', url: `/api/accounts/${row.id}/actions/unlock`, headers: bearer(admin), payload: {} })).statusCode).toBe(200);
     expect((await mfaGrant(await ticket('staff01'), codeAt(secret, step))).statusCode).toBe(200);
     expect((await account('staff01'))!.failedLogins).toBe(0);
@@ -260,21 +287,21 @@ describe('login with two-step verification', () => {
     // the administrator ends the sessions: a ticket from before is void
     const before = await ticket('staff01');
     vi.setSystemTime(Date.now() + 1000);
-    const admin = await login(t.app, 'supadmin');
+    const admin = await login(t.app, ADMIN);
     const id = (await account('staff01'))!.id;
     expect((await t.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/endSessions`, headers: bearer(admin), payload: {} })).statusCode).toBe(200);
     vi.setSystemTime(Date.now() + 1000);
     expect((await mfaGrant(before, codeAt(secret, step))).json().code).toBe('error.mfaExpired');
     expect((await mfaGrant(await ticket('staff01'), codeAt(secret, step))).statusCode).toBe(200);
     // mistakes in this test were counted: start again
-    await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'staff01'`);
+    await forgetFailures();
   });
 
   it('answers the second step in the language of the login', async () => {
     at(step + 1);
     const zh = await mfaGrant(await ticket('staff01'), '000000', 'zh-CN');
     expect(zh.json().message).toBe('验证码错误或已被使用');
-    await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'staff01'`);
+    await forgetFailures();
   });
 });
 
@@ -290,7 +317,7 @@ describe('recovery codes', () => {
     expect(JSON.parse((await account('staff01'))!.recovery!)).toHaveLength(8);
     // a code of another shape, or one almost right, is no recovery code
     expect((await mfaGrant(await ticket('staff01'), `${recovery[2].slice(0, -1)}x`)).json().code).toBe('error.mfaInvalidCode');
-    await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'staff01'`);
+    await forgetFailures();
   });
 });
 
@@ -337,7 +364,7 @@ describe('turning it off', () => {
     const id = (await account('staff01'))!.id;
     const sup = await login(t.app, 'sup01');
     expect((await t.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/resetTotp`, headers: bearer(sup), payload: {} })).statusCode).toBe(403);
-    const admin = await login(t.app, 'supadmin');
+    const admin = await login(t.app, ADMIN);
     vi.setSystemTime(Date.now() + 1000);
     const r = await t.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/resetTotp`, headers: bearer(admin), payload: {} });
     expect(r.statusCode, r.body).toBe(200);

@@ -64,8 +64,8 @@ export default function NoticeCentre({ screen }: { screen: CompiledScreen }): Re
   const { data, isPending } = useGetList<RaRecord>(screen.resource ?? 'notices', {
     filter: active !== undefined ? { status: active } : {},
     pagination: { page: 1, perPage: 50 },
-    // newest first by creation: a notice never re-activated has no publishedAt, and SQL puts those last
-    sort: { field: 'createdAt', order: 'DESC' },
+    // newest publication first (the screen's sort: publishedAt, set on create and on every activation)
+    sort: screen.defaultSort ?? { field: 'createdAt', order: 'DESC' },
   });
   const [open, setOpen] = useState<Identifier | null | undefined>(undefined);
   const titleField = screen.columns[0]?.field ?? entity?.titleField ?? 'title';
@@ -92,7 +92,7 @@ export default function NoticeCentre({ screen }: { screen: CompiledScreen }): Re
                   {String(n[titleField] ?? '')}
                 </Typography>
                 {timeCol && (
-                  <Typography variant="body2" color="text.secondary">
+                  <Typography variant="body2" color="text.secondary" data-testid="notice-time">
                     {timeFmt(n[timeCol.field] ?? n.createdAt)}
                   </Typography>
                 )}

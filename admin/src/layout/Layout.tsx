@@ -17,6 +17,7 @@ import { MUST_CHANGE_PASSWORD } from '../providers/authProvider.ts';
 import { useAccountStatus, useAuthEvents } from '../providers/hooks.ts';
 import { KEYS, read, write } from '../providers/storage.ts';
 import { SessionGate } from '../routing/SessionGate.tsx';
+import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { Header } from './Header.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -81,6 +82,7 @@ function Shell({ children }: { children: ReactNode }) {
       <PersonalInfoDialog open={forced || profileOpen} forced={forced} onClose={() => setProfileOpen(false)} />
       {!forced && <PasswordNoticeDialog onChange={() => setProfileOpen(true)} />}
       <ReloginDialog />
+      <ConnectionBanner />
     </Box>
   );
 }

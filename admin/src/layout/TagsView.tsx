@@ -3,7 +3,7 @@
  * close, close others, close all. Pinned tabs (the dashboard) have no x and survive "close all".
  * Refresh goes through /redirect/<path>, which remounts the page (and so refetches its data).
  */
-import { useEffect, useMemo, useState, useSyncExternalStore, type MouseEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Box, ButtonBase, Divider, ListItemIcon, Menu, MenuItem } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
@@ -40,6 +40,12 @@ export function TagsView() {
   }, [pinned, user]);
 
   const isActive = (t: Tab) => t.path === location.pathname;
+  // the active tab is always in view: a tab opened (or chosen) beyond the bar's width scrolls into it
+  const barRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = barRef.current?.querySelector<HTMLElement>('[data-testid="tag"][aria-selected="true"]');
+    el?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [location.pathname, tabs.length]);
 
   /** after closing, an active tab that disappeared hands over to the last remaining tab */
   const settle = (next: Tab[], wasActive: boolean) => {
@@ -69,7 +75,7 @@ export function TagsView() {
   };
 
   return (
-    <Box data-testid="tags-view" role="tablist" sx={{ height: TAGS_HEIGHT, display: 'flex', alignItems: 'center', gap: 0.5, px: 1, bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider', boxShadow: '0 1px 3px 0 rgba(0,0,0,.12), 0 0 3px 0 rgba(0,0,0,.04)', overflowX: 'auto', overflowY: 'hidden', whiteSpace: 'nowrap' }}>
+    <Box ref={barRef} data-testid="tags-view" role="tablist" sx={{ height: TAGS_HEIGHT, display: 'flex', alignItems: 'center', gap: 0.5, px: 1, bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider', boxShadow: '0 1px 3px 0 rgba(0,0,0,.12), 0 0 3px 0 rgba(0,0,0,.04)', overflowX: 'auto', overflowY: 'hidden', whiteSpace: 'nowrap' }}>
       {tabs.map((t) => {
         const active = isActive(t);
         return (

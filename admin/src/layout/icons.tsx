@@ -25,6 +25,8 @@ import ListAlt from '@mui/icons-material/ListAlt';
 import Description from '@mui/icons-material/Description';
 import SyncAlt from '@mui/icons-material/SyncAlt';
 import ReceiptLong from '@mui/icons-material/ReceiptLong';
+import AdminPanelSettings from '@mui/icons-material/AdminPanelSettings';
+import ManageAccounts from '@mui/icons-material/ManageAccounts';
 
 const ICONS: Record<string, SvgIconComponent> = {
   home: Home,
@@ -49,6 +51,8 @@ const ICONS: Record<string, SvgIconComponent> = {
   task: Assignment,
   interface: SyncAlt,
   interfaceLog: ReceiptLong,
+  system: AdminPanelSettings,
+  accounts: ManageAccounts,
 };
 
 export function NavIcon({ name, fontSize = 'small' }: { name?: string; fontSize?: 'small' | 'medium' | 'inherit' }) {

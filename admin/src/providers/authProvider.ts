@@ -7,13 +7,15 @@
  *   logout  POST /connect/logout, then user data, token, tabs, warehouse and user ID are cleared;
  *   identity POST /supplierApi/accountInfo/info;
  *   canAccess answered synchronously from the stored identity and the metadata matrix.
- * 401s are answered by the login-timeout dialog (httpClient raises it), not by logging out.
+ * 401s are answered by the login-timeout dialog (httpClient raises it), not by logging out; a
+ * server that cannot be reached (restarting: 502/503/504, connection refused) never logs out.
  */
 import type { AuthProvider } from 'react-admin';
 import type { Locale } from '../../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import { authEvents } from './authEvents.ts';
 import { fetchRaw, legacyPost, type ServerErrorBody } from './httpClient.ts';
+import { isServerUnavailable, SERVER_UNAVAILABLE } from './connection.ts';
 import { currentLocale, saveLocale, translate } from './i18nProvider.ts';
 import { canAccessSync } from './permissions.ts';
 import { MFA_ENROLMENT_REQUIRED, mfaEvents } from '../auth/mfa.ts';
@@ -69,13 +71,18 @@ export function recentSession(maxAgeMs = 5000): SessionInfo | null {
   return lastSession && Date.now() - lastSession.receivedAt < maxAgeMs ? lastSession : null;
 }
 
-/** Stores and returns the user info; rejects with 'Verification failed, please Login again.' */
+/**
+ * Stores and returns the user info; rejects with 'Verification failed, please Login again.' when
+ * the token is refused. It only reads, so it waits for a server that is restarting (httpClient);
+ * if the server stays away it rejects with error.serverUnavailable, which ends no session.
+ */
 export async function fetchSession(opts: { skipAuthDialog?: boolean } = {}): Promise<SessionInfo> {
   let json: { data?: { user?: PortalUser; serverTime?: string } };
   try {
-    json = await legacyPost('/supplierApi/accountInfo/info', undefined, { skipAuthDialog: opts.skipAuthDialog });
+    json = await legacyPost('/supplierApi/accountInfo/info', undefined, { skipAuthDialog: opts.skipAuthDialog, retryWhileUnavailable: true });
   } catch (e) {
     const status = (e as { status?: number }).status;
+    if (isServerUnavailable(e)) throw Object.assign(new Error(translate(SERVER_UNAVAILABLE)), { status, body: { code: SERVER_UNAVAILABLE } });
     // a refused token is a session problem; anything else is the guard's 'Has Error'
     throw Object.assign(new Error(status === 401 ? translate('error.verificationFailed') : (e as Error).message || translate('error.hasError')), { status });
   }
@@ -175,6 +182,8 @@ export const authProvider: AuthProvider = {
    */
   checkError: async (error: { status?: number; body?: ServerErrorBody }) => {
     const status = error?.status;
+    // a server that is restarting ends no session (the calls that read have waited for it already)
+    if (isServerUnavailable(error)) return;
     if (status === 401) throw { logoutUser: false, message: false };
     if (status === 403 && error.body?.code === 'error.passwordMustChange') throw { logoutUser: false, message: false };
     // the forced enrolment dialog is up instead

@@ -5,6 +5,10 @@
  * - times out after app.requestTimeoutMs (10 minutes);
  * - turns error answers into react-admin HttpErrors whose body keeps the server's
  *   `{ code, message, errors, errorArgs }`, with field errors re-encoded for react-admin forms;
+ * - a server that cannot be reached (connection refused, 502/503/504: restarting) ends no session:
+ *   reads (GET, and calls marked retryWhileUnavailable) wait and try again until it is back or the
+ *   request times out, while the layout says it is reconnecting; writes fail with
+ *   error.serverUnavailable (they are never sent twice);
  * - HTTP 401 opens the login-timeout dialog (once, however many calls fail together);
  *   a 403 `error.passwordMustChange` opens the forced change-password dialog;
  * - file answers (Content-Disposition) come back as a Blob with their file name; PDFs pass through;
@@ -14,6 +18,7 @@ import { HttpError } from 'react-admin';
 import { metadata } from '../generated/index.ts';
 import { authEvents } from './authEvents.ts';
 import { getToken, setAccountStatus, setToken } from './storage.ts';
+import { connection, SERVER_UNAVAILABLE, UNAVAILABLE_STATUSES } from './connection.ts';
 import { currentLocale, translate } from './i18nProvider.ts';
 
 export const REFRESH_HEADER = 'x-refreshed-token';
@@ -25,6 +30,11 @@ export interface RequestOptions extends Omit<RequestInit, 'headers'> {
   /** send no bearer token (the login call) */
   anonymous?: boolean;
   timeoutMs?: number;
+  /**
+   * wait for an unreachable server and try again (default: for GET and HEAD only). Only for calls
+   * that change nothing: a POST that reached a server behind a failing proxy must not run twice.
+   */
+  retryWhileUnavailable?: boolean;
 }
 
 export interface ServerErrorBody {
@@ -86,9 +96,57 @@ async function errorFrom(res: Response): Promise<HttpError> {
   return new HttpError(message, res.status, body);
 }
 
+/** Waits `ms`, or less when `signal` aborts. */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
+/** The first wait before trying an unreachable server again, and the longest (doubling in between). */
+export const RECONNECT_DELAY_MS = { first: 250, max: 3000 };
+
+/** The error of a call that found no server (status 0: no answer at all). */
+function unavailableError(status: number): HttpError {
+  return new HttpError(translate(SERVER_UNAVAILABLE), status, { code: SERVER_UNAVAILABLE, message: translate(SERVER_UNAVAILABLE) });
+}
+
+/**
+ * fetch(), and while the server cannot be reached (no answer, or 502/503/504) the same request
+ * again after a growing pause, as long as `retry` and the timeout allow. The layout shows that the
+ * call is waiting (connection.ts).
+ */
+async function fetchWhileUnavailable(url: string, init: RequestInit, signal: AbortSignal, retry: boolean): Promise<Response> {
+  let delay = RECONNECT_DELAY_MS.first;
+  let endWait: (() => void) | null = null;
+  try {
+    for (;;) {
+      let status = 0;
+      try {
+        const res = await fetch(url, { ...init, signal });
+        if (!UNAVAILABLE_STATUSES.has(res.status)) return res;
+        status = res.status;
+      } catch (e) {
+        // our timeout or the caller's abort: not the server's absence
+        if (signal.aborted) throw e;
+      }
+      if (!retry || signal.aborted) throw unavailableError(status);
+      endWait ??= connection.wait();
+      await pause(delay, signal);
+      if (signal.aborted) throw unavailableError(status);
+      delay = Math.min(delay * 2, RECONNECT_DELAY_MS.max);
+    }
+  } finally {
+    endWait?.();
+  }
+}
+
 /** fetch() with the portal's headers, token refresh, timeout and error mapping. Resolves only 2xx. */
 export async function fetchRaw(url: string, options: RequestOptions = {}): Promise<Response> {
-  const { skipAuthDialog, anonymous, timeoutMs, headers: given, signal, ...init } = options;
+  const { skipAuthDialog, anonymous, timeoutMs, headers: given, signal, retryWhileUnavailable, ...init } = options;
   const headers = new Headers(given);
   if (!headers.has('Accept')) headers.set('Accept', 'application/json');
   const token = anonymous ? null : getToken();
@@ -96,10 +154,12 @@ export async function fetchRaw(url: string, options: RequestOptions = {}): Promi
   headers.set('Accept-Language', currentLocale());
   if (typeof init.body === 'string' && !headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
 
+  const method = (init.method ?? 'GET').toUpperCase();
+  const retry = retryWhileUnavailable ?? (method === 'GET' || method === 'HEAD');
   const t = withTimeout(signal, timeoutMs ?? metadata.app.requestTimeoutMs);
   let res: Response;
   try {
-    res = await fetch(url, { ...init, headers, signal: t.signal });
+    res = await fetchWhileUnavailable(url, { ...init, headers }, t.signal, retry);
   } finally {
     t.done();
   }

@@ -70,6 +70,11 @@ function operationAllowed(e: CompiledEntity, op: Operation, user: PortalUser, re
 function actionAllowed(a: CompiledAction, user: PortalUser, record?: Record<string, unknown> | null): boolean {
   const g = grantFor(a.allow, user);
   if (!g || !matches(g.where, record)) return false;
+  // of the suppliers a row names, only those in the action's supplierFields may run it (e.g. the
+  // direct supplier ships); a record without those fields does not block (the server decides)
+  if (record && a.supplierFields && user.roleId !== 'admin' && metadata.access.profiles[user.profile]?.supplierScoped && a.supplierFields.some((f) => f in record)) {
+    if (!a.supplierFields.some((f) => record[f] !== undefined && record[f] !== null && String(record[f]) === String(user.departmentId ?? ''))) return false;
+  }
   // with a record, the action must also be legal in the record's state (DESIGN 3.10)
   if (record && a.statusField && a.from && record[a.statusField] !== undefined && record[a.statusField] !== null) {
     return a.from.includes(String(record[a.statusField]));
@@ -90,9 +95,12 @@ export function decide(params: AccessParams, user: PortalUser | null): boolean {
   if (e.claimWarehouseOnly && !user.isClaimWarehouse && user.roleId !== 'admin') return false;
   const { action, record } = params;
   const act = findAction(e, action);
-  if (act) return actionAllowed(act, user, record);
+  // a soft-deleted record is read-only: no action, edit or delete (the server answers error.recordDeleted)
+  const deleted = !!(e.softDelete && record && record[e.softDelete] === true);
+  if (act) return !deleted && actionAllowed(act, user, record);
   const op = RA_ACTIONS[action] ?? metadata.access.buttons[action]?.operation;
   if (!op) return user.roleId === 'admin';
+  if (deleted && op !== 'read' && op !== 'export') return false;
   return operationAllowed(e, op, user, record);
 }
 
@@ -101,14 +109,19 @@ export function canAccessSync(params: AccessParams): boolean {
   return decide(params, getToken() ? getUser() : null);
 }
 
-/** May this user open this screen? (roles, then claim warehouse, then reading its resource) */
+/**
+ * May this user open this screen? Its roles, the claim warehouse, and the screen's resource: a
+ * screen of data the user's profile may not read (account administration for internal staff
+ * only, business screens for dealers) is neither in the menu nor opened (the server would answer 403).
+ */
 export function screenAllowed(screen: CompiledScreen, user: PortalUser | null): boolean {
   if (screen.public) return true;
   if (!user) return false;
   if (user.roleId !== 'admin' && screen.roles.length && !screen.roles.includes(user.roleId)) return false;
   if (screen.claimWarehouseOnly && !user.isClaimWarehouse && user.roleId !== 'admin') return false;
   // a screen over records the user may not read is not offered (the server would answer 403):
-  // the interface log is internal staff's although its role is 'user'
+  // the interface log and account administration are internal staff's although their role is
+  // 'user'; business screens are not a dealer's
   const e = entityOf(screen.resource);
   if (e && !e.public && !grantFor(e.access.read, user)) return false;
   return true;

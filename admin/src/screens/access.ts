@@ -4,8 +4,9 @@
  * with a record, the record's state must allow it too (an action's `from` states, an entity's
  * editableWhen/deletableWhen). Everything is synchronous: no per-row network checks.
  */
-import type { CompiledAction, CompiledScreen } from '../../../codegen/runtime/model.ts';
+import type { CompiledAction, CompiledEntity, CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { canAccessSync } from '../providers/permissions.ts';
+import { metadata } from './meta.ts';
 
 type Rec = Record<string, unknown> | null | undefined;
 
@@ -27,3 +28,24 @@ export function mayAction(screen: CompiledScreen, resource: string, a: CompiledA
 }
 
 export const mayResource = (resource: string, action: string, record?: Rec): boolean => canAccessSync({ action, resource, ...(record ? { record } : {}) });
+
+/**
+ * Whether the files of `child` (a file entity) may be added, replaced or deleted under `parent`,
+ * by the server's rules: the parent is not soft-deleted, is in one of file.parentStates, and in a
+ * state its file.onUpload action starts from or leads to. Without a parent record: yes (the server decides).
+ */
+export function parentTakesFiles(child: CompiledEntity | undefined, parent?: Rec): boolean {
+  if (!child?.file || !child.scope.parent || !parent) return true;
+  const pe = metadata.entities[child.fields[child.scope.parent]?.ref ?? ''];
+  if (!pe) return true;
+  if (pe.softDelete && parent[pe.softDelete] === true) return false;
+  for (const [f, codes] of Object.entries(child.file.parentStates ?? {})) {
+    if (parent[f] !== undefined && parent[f] !== null && !codes.includes(String(parent[f]))) return false;
+  }
+  const a = child.file.onUpload ? pe.actions[child.file.onUpload.action] : undefined;
+  if (a?.statusField && (a.from || a.to) && parent[a.statusField] !== undefined) {
+    const st = String(parent[a.statusField]);
+    if (!(a.from ?? []).includes(st) && !(a.to ?? []).includes(st)) return false;
+  }
+  return true;
+}

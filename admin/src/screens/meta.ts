@@ -46,6 +46,8 @@ export interface EntitySchemaSet {
   create: JsonSchema;
   update: JsonSchema;
   actions: Record<string, JsonSchema>;
+  /** actions with per-record inputs: the complete input of one record */
+  recordInputs?: Record<string, JsonSchema>;
 }
 export const schemasOf = (e: CompiledEntity): EntitySchemaSet => schemas[e.name] as EntitySchemaSet;
 

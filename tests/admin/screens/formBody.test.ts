@@ -36,8 +36,10 @@ describe('validateBody / makeValidate', () => {
   });
   it('an action input: the positive-integer rule with its message key', () => {
     const fields = ship.inputOrder.map((n) => ship.input[n]);
-    const validate = makeValidate(schemas.order.actions.ship, fields, 'action', { ids: [1, 2] });
+    // one record's complete input (ship quantities are per record: required there, not in the bulk body)
+    const validate = makeValidate(schemas.order.recordInputs!.ship, fields, 'action');
     expect(validate({}).shipQty.message).toBe('validation.required');
+    expect(makeValidate(schemas.order.actions.ship, fields, 'action', { ids: [1, 2] })({})).toEqual({});
     expect(validate({ shipQty: 0 }).shipQty.message).toBe('rule.positiveInteger');
     expect(validate({ shipQty: 1.5 }).shipQty.message).toBe('validation.integer');
     expect(validate({ shipQty: 3 })).toEqual({});

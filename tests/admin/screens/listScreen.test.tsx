@@ -83,7 +83,8 @@ describe('generated list screen', () => {
     const row = (await screen.findAllByTestId('lean-row'))[0];
     fireEvent.click(within(row).getByTestId('lean-row-action-confirm'));
     const dialog = await screen.findByTestId('action-dialog-confirm');
-    const input = within(dialog).getByRole('spinbutton');
+    // this-shipment qty (the dialog also offers the optional print qty)
+    const input = within(within(dialog).getByTestId('input-thisShipmentQty')).getByRole('spinbutton');
     fireEvent.change(input, { target: { value: '0' } });
     await act(async () => {
       fireEvent.click(within(dialog).getByTestId('action-submit'));

@@ -19,6 +19,8 @@ export interface Persona extends Caller {
   user: string | null;
   warehouse: string;
   isClaimWarehouse: boolean;
+  /** the account's supplier code when its profile is supplier-scoped (the server's principal.supplierCode) */
+  supplierCode: string | null;
 }
 
 const claimWarehouse = DEMO_WAREHOUSES.find((w) => w.isClaimWarehouse)!;
@@ -29,7 +31,8 @@ function persona(key: string, user: string, warehouse: (typeof DEMO_WAREHOUSES)[
   if (!account) throw new Error(`no demo account ${user}`);
   const profile = account.accountType as Profile;
   const role: Role = metadata.access.profiles[profile].role;
-  return { key, user, warehouse: warehouse.code, isClaimWarehouse: warehouse.isClaimWarehouse, profile, role };
+  const supplierCode = metadata.access.profiles[profile].supplierScoped ? account.departmentId : null;
+  return { key, user, warehouse: warehouse.code, isClaimWarehouse: warehouse.isClaimWarehouse, profile, role, supplierCode };
 }
 
 /**
@@ -144,10 +147,18 @@ export const screenActions = (s: CompiledScreen, e: CompiledEntity): CompiledAct
 /** The persona holds the action's grant (without a record: the button exists). */
 export const mayAct = (e: CompiledEntity, a: CompiledAction, p: Persona): boolean => !(e.claimWarehouseOnly && !p.isClaimWarehouse) && !!grantOf(a.allow, p);
 
-/** ... and with a record: the grant's row condition and the record's state allow it. */
+/** A soft-deleted record is read-only (the server answers error.recordDeleted). */
+export const isDeleted = (e: CompiledEntity, record: Rec): boolean => !!e.softDelete && record[e.softDelete] === true;
+
+/**
+ * ... and with a record: the grant's row condition, the record's state, not soft-deleted, and for
+ * an action with `supplierFields` a supplier-scoped persona must be one of the suppliers those
+ * fields name (the direct supplier ships an order line; the others see it read-only).
+ */
 export function mayActOn(e: CompiledEntity, a: CompiledAction, p: Persona, record: Rec): boolean {
   const g = mayAct(e, a, p) ? grantOf(a.allow, p) : undefined;
-  if (!g || !matchesWhere(g.where, record)) return false;
+  if (!g || !matchesWhere(g.where, record) || isDeleted(e, record)) return false;
+  if (a.supplierFields && p.role !== 'admin' && p.supplierCode !== null && !a.supplierFields.some((f) => String(record[f] ?? '') === p.supplierCode)) return false;
   return !(a.statusField && a.from && !a.from.includes(String(record[a.statusField])));
 }
 
@@ -192,7 +203,7 @@ export function expectedRecordButtons(s: CompiledScreen, p: Persona, record: Rec
   if (s.kind === 'edit' && s.buttons.includes('save') && mayDo(e, 'update', p)) {
     const editable = Object.entries(e.editableWhen).every(([f, codes]) => record[f] === undefined || record[f] === null || codes.includes(String(record[f])));
     const g = operationGrant(e, 'update', p);
-    if (editable && g && matchesWhere(g.where, record)) out.push('save');
+    if (editable && !isDeleted(e, record) && g && matchesWhere(g.where, record)) out.push('save');
   }
   return out.sort();
 }

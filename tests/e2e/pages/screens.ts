@@ -44,6 +44,8 @@ export const screen = {
   table: (page: Page): Locator => page.getByTestId('lean-table').first(),
   header: (page: Page, field: string): Locator => page.getByTestId('lean-table').first().getByTestId(`lean-th-${field}`),
   rows: (page: Page): Locator => page.getByTestId('lean-table').first().getByTestId('lean-row'),
+  /** all rows of the page (the table is windowed: only the rows in view are in the DOM) */
+  rowCount: async (page: Page): Promise<number> => Number((await page.getByTestId('lean-table').first().getAttribute('data-row-count')) ?? 0),
   row: (page: Page, id: string | number): Locator => page.getByTestId('lean-table').first().locator(`[data-testid="lean-row"][data-id="${id}"]`),
   button: (page: Page, name: string): Locator => page.getByTestId(`btn-${name}`),
   filter: (page: Page, key: string): Locator => page.getByTestId(`filter-${key}`),

@@ -1,8 +1,10 @@
 /**
  * The dialog of one entity action, generated from the action's metadata: its input fields (with
  * the schema's enum narrowing selects, e.g. the `target` of an action with several end states),
- * the confirm question when the action asks for one, and the browser-side validation by the same
- * schema the server checks. Actions without inputs and without `confirm` never open it.
+ * the record fields it shows read-only (`show`), a grid with one row per record for the inputs
+ * each record gets its own value of (`perRecord`, several records chosen), the confirm question
+ * when the action asks for one, and the browser-side validation by the same schemas the server
+ * checks. Actions without inputs and without `confirm` never open it.
  */
 import { useMemo, useState, type ReactElement } from 'react';
 import { Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button, Stack } from '@mui/material';
@@ -12,8 +14,9 @@ import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
 import { useNotifyError } from '../errors.ts';
 import { FieldInput } from '../form/FieldInput.tsx';
 import { downloadTemplate } from './uploadAction.ts';
-import { makeValidate } from '../formBody.ts';
+import { makeValidate, toBody } from '../formBody.ts';
 import { schemasOf } from '../meta.ts';
+import { initialGridValues, perRecordBody, RecordInputsGrid, RecordSummary, singleRecordDefaults, splitServerErrors, validateGrid, type GridErrors, type GridValues } from './RecordInputsGrid.tsx';
 
 export interface ActionDialogProps {
   entity: CompiledEntity;
@@ -21,8 +24,8 @@ export interface ActionDialogProps {
   /** the records it applies to (empty for a collection action) */
   records: readonly RaRecord[];
   onCancel: () => void;
-  /** resolves with form errors (server field errors) or nothing */
-  onSubmit: (values: Record<string, unknown>) => Promise<Record<string, unknown> | undefined>;
+  /** resolves with form errors (server field errors) or nothing; `extra` goes into the body as is (perRecord) */
+  onSubmit: (values: Record<string, unknown>, extra?: Record<string, unknown>) => Promise<Record<string, unknown> | undefined>;
   /** a file chosen in the dialog (collection actions such as an import) */
   withFile?: boolean;
   onFile?: (f: File | null) => void;
@@ -33,9 +36,16 @@ export function ActionDialog({ entity, action, records, onCancel, onSubmit, with
   const [busy, setBusy] = useState(false);
   const [fileName, setFileName] = useState('');
   const notifyError = useNotifyError();
-  const fields = useMemo(() => action.inputOrder.map((n) => action.input[n]), [action]);
-  const schema = schemasOf(entity).actions[action.name];
-  const props = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+  const recordSchema = schemasOf(entity).recordInputs?.[action.name];
+  // several records with per-record inputs: those go into the grid, the rest stay in the form
+  const grid = records.length > 1 && (!!action.perRecord || !!action.show?.length);
+  const gridInputs = useMemo(() => new Set(records.length > 1 ? (action.perRecord?.fields ?? []) : []), [action, records.length]);
+  const fields = useMemo(() => action.inputOrder.filter((n) => !gridInputs.has(n)).map((n) => action.input[n]), [action, gridInputs]);
+  // one record is checked with its complete input (per-record inputs are required there)
+  const schema = (records.length === 1 && recordSchema) || schemasOf(entity).actions[action.name];
+  const props = (schemasOf(entity).actions[action.name]?.properties ?? {}) as Record<string, JsonSchema>;
+  const [gridValues, setGridValues] = useState<GridValues>(() => initialGridValues(action, records));
+  const [gridErrors, setGridErrors] = useState<GridErrors>({});
   const extra = useMemo<Record<string, unknown>>(() => {
     if (action.collection) return {};
     // one record goes to the record's own route (with its version), several to the bulk route
@@ -43,30 +53,57 @@ export function ActionDialog({ entity, action, records, onCancel, onSubmit, with
     return entity.versioned && typeof records[0].version === 'number' ? { version: records[0].version } : {};
   }, [action, records, entity]);
   const validate = useMemo(() => makeValidate(schema, fields, 'action', extra), [schema, fields, extra]);
-  const defaults = useMemo(() => Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), [fields]);
+  const defaults = useMemo(
+    () => ({ ...Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), ...(records.length === 1 ? singleRecordDefaults(action, records[0]) : {}) }),
+    [fields, action, records],
+  );
   const title = translate(action.labelKey, { _: action.name });
 
   const submit = async (values: Record<string, unknown>) => {
+    let extra: Record<string, unknown> | undefined;
+    if (gridInputs.size) {
+      const errs = validateGrid(action, recordSchema, toBody(values, fields, 'action'), gridValues);
+      setGridErrors(errs);
+      if (Object.keys(errs).length) return {};
+      extra = { perRecord: perRecordBody(action, gridValues) };
+    }
     setBusy(true);
     try {
-      return await onSubmit(values);
+      const { grid: fromServer, form } = splitServerErrors(await onSubmit(values, extra));
+      setGridErrors(fromServer);
+      return form;
     } finally {
       setBusy(false);
     }
   };
+  const onCell = (id: string, input: string, value: string) => {
+    setGridValues((v) => ({ ...v, [id]: { ...v[id], [input]: value } }));
+    setGridErrors((e) => (e[id]?.[input] ? { ...e, [id]: Object.fromEntries(Object.entries(e[id]).filter(([k]) => k !== input)) } : e));
+  };
 
   return (
-    <Dialog open onClose={busy ? undefined : onCancel} maxWidth="sm" fullWidth data-testid={`action-dialog-${action.name}`}>
+    <Dialog open onClose={busy ? undefined : onCancel} maxWidth={grid ? 'lg' : 'sm'} fullWidth data-testid={`action-dialog-${action.name}`}>
       <DialogTitle>{title}</DialogTitle>
       {/* errors show next to the few inputs of the dialog: no extra "form is invalid" notification */}
       <Form onSubmit={submit as never} validate={validate} defaultValues={defaults} noValidate disableInvalidFormNotification>
         <DialogContent sx={{ pt: 0 }}>
           <Stack spacing={1.5}>
             {records.length > 1 && <Typography variant="body2">{translate('ui.selected', { count: records.length })}</Typography>}
-            {records.length === 1 && (
+            {records.length === 1 && !action.show?.length && (
               <Typography variant="body2" color="text.secondary">
                 {String(records[0][entity.titleField] ?? records[0].id)}
               </Typography>
+            )}
+            {records.length === 1 && <RecordSummary entity={entity} action={action} record={records[0]} />}
+            {grid && (
+              <>
+                {gridInputs.size > 0 && (
+                  <Typography variant="caption" color="text.secondary">
+                    {translate('ui.perRecordHint')}
+                  </Typography>
+                )}
+                <RecordInputsGrid entity={entity} action={action} records={records} values={gridValues} errors={gridErrors} disabled={busy} onChange={onCell} />
+              </>
             )}
             {action.confirm && (
               <Typography variant="body1" data-testid="action-confirm-question">

@@ -41,10 +41,10 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
   const file = useRef<File | null>(null);
 
   const call = useCallback(
-    async (p: Pending, values: Record<string, unknown>): Promise<Record<string, unknown> | undefined> => {
+    async (p: Pending, values: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Record<string, unknown> | undefined> => {
       const { action, records } = p;
       const fields = action.inputOrder.map((n) => action.input[n]);
-      const data: Record<string, unknown> = toBody(values, fields, 'action');
+      const data: Record<string, unknown> = { ...toBody(values, fields, 'action'), ...extra };
       if (needsFile(action) && !file.current) {
         notify('error.fileEmpty', { type: 'warning' });
         return undefined;
@@ -113,7 +113,7 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
           action={action}
           records={pending.records}
           onCancel={() => setPending(null)}
-          onSubmit={(values) => call(pending, values)}
+          onSubmit={(values, extra) => call(pending, values, extra)}
           withFile={needsFile(action)}
           onFile={(f) => {
             file.current = f;

@@ -6,7 +6,7 @@
  * exists; after a create the page switches to the new record's id so they can be added at once.
  */
 import type { ReactElement } from 'react';
-import { Box, Button, CircularProgress, Paper, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Paper, Typography } from '@mui/material';
 import { useGetOne, useNavigate, useTranslate, type RaRecord } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import type { CompiledScreen } from '../../../../codegen/runtime/model.ts';
@@ -61,6 +61,11 @@ export function EditScreen({ screen }: { screen: CompiledScreen }): ReactElement
   return (
     <Box sx={{ p: 1 }} data-testid={`screen-${screen.name}`}>
       <ScreenHeader screen={screen} />
+      {record && entity.softDelete && record[entity.softDelete] === true && (
+        <Alert severity="warning" sx={{ mb: 1 }} data-testid="record-deleted">
+          {translate('error.recordDeleted')}
+        </Alert>
+      )}
       <Paper variant="outlined" sx={{ p: 2 }}>
         <RecordForm
           entity={entity}
@@ -80,7 +85,7 @@ export function EditScreen({ screen }: { screen: CompiledScreen }): ReactElement
       </Paper>
       {screen.related.map((rel) =>
         record ? (
-          <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={record.id} />
+          <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={record.id} parent={record} />
         ) : (
           <Typography key={rel.resource} variant="caption" color="text.secondary" sx={{ display: 'block', mt: 2 }}>
             {translate('ui.saveFirst')}

@@ -18,9 +18,13 @@ export const INCLUDE_DELETED = 'includeDeleted';
 
 const isSet = (v: unknown): boolean => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
 
-/** Drops empty values; what is left is sent as the list's filter. */
+/** Trims text (a pasted "  P2026 " searches for "P2026") and drops empty values; what is left is sent as the list's filter. */
 export function cleanFilter(values: FilterValues): FilterValues {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => isSet(v) && v !== false));
+  return Object.fromEntries(
+    Object.entries(values)
+      .map(([k, v]) => [k, typeof v === 'string' ? v.trim() : v] as const)
+      .filter(([, v]) => isSet(v) && v !== false),
+  );
 }
 
 /** Does the filter hold a real search condition (the 'including deleted' switch is none)? */

@@ -8,22 +8,25 @@
  * screen (several screens share one resource, e.g. the three order lists), so it survives
  * navigation between tabs of the shell and is cleared at logout with the rest of the Store.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
-import { Box, Tab, Tabs, Typography } from '@mui/material';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { Box, IconButton, Paper, Tab, Tabs, Typography } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
 import { ListBase, Pagination, useListContext, useNavigate, useStore, useTranslate, type RaRecord } from 'react-admin';
 import { useTheme } from '@mui/material/styles';
 import type { CompiledEntity, CompiledScreen } from '../../../../codegen/runtime/model.ts';
-import { mayAction, mayButton, mayResource } from '../access.ts';
+import { mayAction, mayButton, mayResource, parentTakesFiles } from '../access.ts';
 import { useActionRunner } from '../actions/useActionRunner.tsx';
 import { useLeanColumns } from '../columns.ts';
 import { useFileOps } from '../files/useFileOps.tsx';
 import { RecordFormDialog } from '../form/RecordFormDialog.tsx';
-import { actionsForButtons, fileRelation, metadata, screenByName, screenEntity } from '../meta.ts';
+import { actionsForButtons, entityOfResource, fileRelation, metadata, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
 import { LeanTable, type LeanRecord, type RowAction } from '../table/LeanTable.tsx';
 import { FilterBar, hasCondition, type FilterValues } from './FilterBar.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
+import { HEADER_HEIGHT } from '../../layout/Header.tsx';
+import { TAGS_HEIGHT } from '../../layout/TagsView.tsx';
 
 /** rows-per-page choices; always include the app's page size (500) */
 export const pageSizes = (): number[] => [...new Set([50, 100, 200, metadata.app.pageSize])].sort((a, b) => a - b);
@@ -62,6 +65,33 @@ export function ListScreen({ screen }: { screen: CompiledScreen }): ReactElement
         <ListBody screen={screen} entity={entity} applied={applied} setApplied={setApplied} permanent={permanent} enabled={enabled} />
       </ListBase>
     </Box>
+  );
+}
+
+/**
+ * The children of the clicked row (screen.related, e.g. a DFS line's shipment history) in a panel
+ * at the right edge of the window: visible at once, whatever row of a 500-row page was clicked,
+ * and closed again with its button (or by clicking another row, which shows that row's).
+ */
+function RelatedPanel({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }): ReactElement {
+  const translate = useTranslate();
+  return (
+    <Paper
+      elevation={8}
+      square
+      data-testid="related-panel"
+      sx={{ position: 'fixed', right: 0, top: HEADER_HEIGHT + TAGS_HEIGHT, bottom: 0, width: { xs: '100%', md: '45%' }, maxWidth: 820, zIndex: (t) => t.zIndex.drawer, p: 1.5, pt: 1, overflow: 'auto' }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+        <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }} data-testid="related-panel-title">
+          {translate('ui.details')}: {title}
+        </Typography>
+        <IconButton size="small" aria-label={translate('ra.action.close')} onClick={onClose} data-testid="related-panel-close">
+          <CloseIcon fontSize="small" />
+        </IconButton>
+      </Box>
+      {children}
+    </Paper>
   );
 }
 
@@ -190,6 +220,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
         onEdit={onEdit}
         onAction={runner.start}
         uploadInput={showUpload ? (r) => files.input({ [relation!.target]: r.id }) : undefined}
+        uploadAllowed={(r) => parentTakesFiles(entityOfResource(relation?.resource), r)}
         exportParams={() => ({ filter: { ...applied, ...permanent }, sort })}
         onDeleted={() => onUnselectItems()}
       />
@@ -220,7 +251,11 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
       {screen.related.length > 0 &&
         enabled &&
         (current ? (
-          screen.related.map((rel) => <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={current.id} />)
+          <RelatedPanel title={String(current[entity.titleField] ?? current.id)} onClose={() => setCurrent(null)}>
+            {screen.related.map((rel) => (
+              <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={current.id} parent={current} />
+            ))}
+          </RelatedPanel>
         ) : (
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
             {translate('ui.selectRowForDetails')}

@@ -24,6 +24,8 @@ export interface ListToolbarProps {
   onAction: (a: CompiledAction, records: readonly RaRecord[]) => void;
   /** the file input uploading to the chosen row's file child (screen with a file relation) */
   uploadInput?: (r: RaRecord) => ReactElement;
+  /** whether the chosen row takes files in its state (access.ts parentTakesFiles) */
+  uploadAllowed?: (r: RaRecord) => boolean;
   exportParams: () => { filter: Record<string, unknown>; sort: { field: string; order: string } };
   onDeleted: () => void;
 }
@@ -108,11 +110,14 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
       {showDelete && btn('delete', translate('button.delete'), withSelection(true, () => setConfirmDelete(true)), stateForbids((r) => mayButton(screen, 'delete', res, 'delete', r), 'error.deleteNotAllowed'))}
       {actionButtons}
       {showUpload &&
-        (one ? (
+        (one && !(p.uploadAllowed && !p.uploadAllowed(one)) ? (
           <Button size="small" variant="outlined" component="label" disabled={busy} data-testid="btn-upload">
             {translate('button.upload')}
             {p.uploadInput!(one)}
           </Button>
+        ) : one ? (
+          // the chosen row's state takes no files (a confirmed receipt keeps its document)
+          btn('upload', translate('button.upload'), () => undefined, 'error.fileNotAllowed')
         ) : (
           btn('upload', translate('button.upload'), withSelection(false, () => undefined))
         ))}

@@ -8,7 +8,7 @@ import { useCallback, useMemo, type ReactElement } from 'react';
 import { Box, Button, Typography } from '@mui/material';
 import { useGetList, useTranslate, type Identifier, type RaRecord } from 'react-admin';
 import type { CompiledScreen } from '../../../../codegen/runtime/model.ts';
-import { mayButton } from '../access.ts';
+import { mayButton, parentTakesFiles } from '../access.ts';
 import { useLeanColumns } from '../columns.ts';
 import { entityOfResource, metadata } from '../meta.ts';
 import { useFileOps } from '../files/useFileOps.tsx';
@@ -20,13 +20,15 @@ export interface RelatedListProps {
   screen: CompiledScreen;
   relation: Relation;
   parentId: Identifier;
+  /** the parent record: its state decides whether files may change (access.ts parentTakesFiles) */
+  parent?: RaRecord;
   /** hide upload/delete (e.g. a read-only view) */
   readOnly?: boolean;
 }
 
 const PREVIEWABLE = /^(image\/|application\/pdf)/;
 
-export function RelatedList({ screen, relation, parentId, readOnly }: RelatedListProps): ReactElement | null {
+export function RelatedList({ screen, relation, parentId, parent, readOnly }: RelatedListProps): ReactElement | null {
   const translate = useTranslate();
   const entity = entityOfResource(relation.resource);
   const { data, isPending } = useGetList(relation.resource, {
@@ -37,9 +39,10 @@ export function RelatedList({ screen, relation, parentId, readOnly }: RelatedLis
   const columns = useLeanColumns(entity, relation.columns, false, data as LeanRecord[] | undefined);
   const files = useFileOps(relation.resource);
   const isFile = !!entity?.file;
-  const canUpload = isFile && !readOnly && mayButton(screen, 'upload', relation.resource, 'upload');
+  const filesMayChange = !readOnly && parentTakesFiles(entity, parent);
+  const canUpload = isFile && filesMayChange && mayButton(screen, 'upload', relation.resource, 'upload');
   const canDownload = isFile && mayButton(screen, 'download', relation.resource, 'download');
-  const canDelete = isFile && !readOnly && mayButton(screen, 'delete', relation.resource, 'delete');
+  const canDelete = isFile && filesMayChange && mayButton(screen, 'delete', relation.resource, 'delete');
   const labels = useMemo(
     () => ({ download: translate('button.download'), preview: translate('ui.preview'), delete: translate('button.delete') }),
     [translate],
@@ -50,10 +53,11 @@ export function RelatedList({ screen, relation, parentId, readOnly }: RelatedLis
       const out: RowAction[] = [];
       if (canDownload) out.push({ name: 'download', label: labels.download });
       if (canDownload && typeof r.mimeType === 'string' && PREVIEWABLE.test(r.mimeType)) out.push({ name: 'preview', label: labels.preview });
-      if (canDelete) out.push({ name: 'delete', label: labels.delete });
+      // a grant may be limited to some rows (a supplier deletes only its own evidence)
+      if (canDelete && mayButton(screen, 'delete', relation.resource, 'delete', r)) out.push({ name: 'delete', label: labels.delete });
       return out;
     },
-    [canDownload, canDelete, labels],
+    [canDownload, canDelete, labels, screen, relation.resource],
   );
   const onRowAction = useCallback(
     (name: string, r: LeanRecord) => {

@@ -80,7 +80,7 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
           </Box>
         </Paper>
         {screen.related.map((rel) => (
-          <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={record.id} />
+          <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={record.id} parent={record} />
         ))}
       </>
     );

@@ -1,0 +1,122 @@
+/**
+ * The server of `npm run dev`: one port, and the metadata reloaded in this process when codegen
+ * rewrites server/generated/ (no restart, no moment without a server, sessions untouched).
+ *
+ * On a change of the generated metadata (its hash), the new JSON files are read, the generated
+ * module's bindings are swapped (replaceGenerated), the database follows (migration; demo rows for
+ * tables just created), and a new Fastify app is built and made ready beside the running one. Only
+ * then does the port's handler switch to it; the old app finishes what it was doing and closes.
+ * A change that fails (a migration refused, a route that will not build) is logged and the old
+ * app keeps serving the old metadata. The code itself (server/, codegen/runtime/) is tsx watch's
+ * business: it restarts this process, and the admin waits for it (httpClient's reconnecting).
+ *
+ * The admin's dev server asks GET /api/meta for the hash before it reloads the page, so the page
+ * never runs newer metadata than the API it talks to (admin/vite.config.ts).
+ */
+import http from 'node:http';
+import { existsSync, readFileSync, watch } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { log, loggerOptions, prepare } from './prepare.ts';
+import * as generated from './generated/index.ts';
+import { replaceGenerated, type GeneratedBundle } from './generated/index.ts';
+
+const GENERATED = join(dirname(fileURLToPath(import.meta.url)), 'generated');
+/** How long a replaced app may finish the requests it has (then it closes) */
+const DRAIN_MS = 3000;
+
+/** The bundle this process serves now (the generated module's live bindings). */
+const inUse = (): GeneratedBundle => ({ metadata: generated.metadata, schemas: generated.schemas, messages: generated.messages, tables: generated.tables, migrations: generated.migrations });
+
+/** The generated JSON files as codegen wrote them (the generated module reads the same ones). */
+function readBundle(): GeneratedBundle {
+  const read = (f: string) => JSON.parse(readFileSync(join(GENERATED, f), 'utf8')) as Record<string, unknown>;
+  return {
+    metadata: read('metadata.json') as unknown as GeneratedBundle['metadata'],
+    schemas: read('schemas.json') as unknown as GeneratedBundle['schemas'],
+    messages: read('messages.json') as unknown as GeneratedBundle['messages'],
+    tables: read('tables.json') as unknown as GeneratedBundle['tables'],
+    migrations: (read('migrations.json') as { migrations: GeneratedBundle['migrations'] }).migrations,
+  };
+}
+
+const config = loadConfig();
+let secret = await prepare(config);
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+/** Builds an app over the configured database and returns it with its request handler. */
+async function appWithHandler(): Promise<{ app: FastifyInstance; handler: Handler }> {
+  let handler: Handler | null = null;
+  const app = await buildApp({
+    ...('url' in config.database ? { databaseUrl: config.database.url } : { dbFile: config.database.file }),
+    jwtSecret: secret,
+    ...(config.filesDir ? { filesDir: config.filesDir } : {}),
+    // as npm start: this process sends mail and outbox messages (a replaced app stops before it closes)
+    mail: { ...config.mail, loop: true },
+    publicUrl: config.publicUrl,
+    outbox: config.outbox,
+    migrate: false,
+    logger: loggerOptions(process.env.LOG_LEVEL ?? 'warn'),
+    // the app never listens itself: the one server below hands it the requests
+    serverFactory: (h) => {
+      handler = h as Handler;
+      return http.createServer();
+    },
+  });
+  await app.ready();
+  return { app, handler: handler! };
+}
+
+let current = await appWithHandler();
+let hash = generated.metadata.hash;
+const server = http.createServer((req, res) => current.handler(req, res));
+await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+log(`dev server on http://${config.host}:${config.port} (metadata ${hash}; reloads it in place when codegen writes server/generated/)`);
+
+async function reload(): Promise<void> {
+  let next: GeneratedBundle;
+  try {
+    next = readBundle();
+  } catch {
+    return; // codegen is still writing: the next change event comes
+  }
+  if (next.metadata.hash === hash) return;
+  const t0 = performance.now();
+  const previous = inUse();
+  replaceGenerated(next);
+  try {
+    secret = await prepare(config);
+    const replacement = await appWithHandler();
+    const old = current;
+    current = replacement;
+    hash = next.metadata.hash;
+    setTimeout(() => void old.app.close(), DRAIN_MS).unref();
+    log(`metadata ${hash} reloaded in ${Math.round(performance.now() - t0)} ms`);
+  } catch (err) {
+    replaceGenerated(previous);
+    log(`metadata ${next.metadata.hash} NOT loaded, still serving ${hash}: ${(err as Error).message}`);
+  }
+}
+
+// changes come in bursts (codegen writes a dozen files): one reload after the burst, one at a time
+let timer: NodeJS.Timeout | undefined;
+let running: Promise<void> = Promise.resolve();
+if (existsSync(GENERATED)) {
+  watch(GENERATED, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running.then(reload);
+    }, 100);
+  });
+}
+
+async function stop(): Promise<void> {
+  server.close();
+  await current.app.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
