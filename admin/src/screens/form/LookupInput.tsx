@@ -65,6 +65,10 @@ export function LookupInput({ field, label, testId }: { field: CompiledField; la
       loading={loading}
       noOptionsText={translate('validation.lookup')}
       loadingText="…"
+      // MUI's own button names are English: the UI language's instead (the browser suite finds "Open" on a Chinese page)
+      clearText={translate('ra.action.clear_input_value')}
+      openText={translate('ra.action.open')}
+      closeText={translate('ra.action.close')}
       fullWidth
       size="small"
       data-testid={testId}
