@@ -29,6 +29,8 @@ export const DEMO_ACCOUNTS = [
   { userId: 'staff01', name: '刘强', accountType: 'internal', departmentId: 'PD01', departmentName: '采购部', status: 'normal', password: DEMO_PASSWORD },
   { userId: 'newuser', name: '陈静', accountType: 'supplier', departmentId: 'S001', departmentName: DEMO_SUPPLIERS[0].nameZh, status: 'mustChangePassword', password: INITIAL_PASSWORD },
   { userId: 'locked01', name: '赵磊', accountType: 'supplier', departmentId: 'S002', departmentName: DEMO_SUPPLIERS[1].nameZh, status: 'locked', password: DEMO_PASSWORD },
+  // a disabled account: account administration's "enable" has a row to act on
+  { userId: 'former01', name: '孙丽', accountType: 'supplier', departmentId: 'S002', departmentName: DEMO_SUPPLIERS[1].nameZh, status: 'disabled', password: DEMO_PASSWORD },
 ] as const;
 
 const code = (meta: CompiledMetadata, table: string, key: string): string => {
