@@ -221,6 +221,8 @@ async function checkDialog(session: Session, a: CompiledAction, open: () => Prom
   const dialog = page.locator('.MuiDialog-root').last();
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('dialog')).toBeVisible();
+  // axe judges colours as drawn: wait for the fade-in to end (half faded, the dialog's text is grey on grey)
+  await page.waitForFunction(() => [...document.querySelectorAll('.MuiDialog-root .MuiDialog-container, .MuiDialog-root .MuiBackdrop-root')].every((el) => getComputedStyle(el).opacity === '1'), undefined, { polling: 'raf', timeout: 10_000 });
   const problems = (await unlabelledInputs(dialog)).map((x) => `${a.name} dialog: ${x}`);
   // the dialog's markup is the same for every persona: axe once per screen, action and language
   const seen = `${page.url().split('?')[0]} ${a.name} ${session.locale}`;
