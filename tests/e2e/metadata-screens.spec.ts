@@ -495,7 +495,7 @@ for (const s of screensInPlan) {
         if (problems.length) found[label(v)] = problems;
         else record(info, 'covered.jsonl', { key: visitKey(v) });
       } catch (err) {
-        found[label(v)] = [String((err as Error).message).split('\n').slice(0, 3).join(' ')];
+        found[label(v)] = [String((err as Error).message).split('\n').slice(0, 3).join(' '), session.whereabouts()];
         await recover(session);
       }
     });
