@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import { readFirstSheet } from '../../server/documents/xlsx.ts';
-import { expectNotification, loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
 import { codeOf, firstWhere, getRecord, listWhere, token } from './pages/api.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
