@@ -74,7 +74,7 @@ function watchTree(dir: string, onChange: () => void): void {
         onChange();
       }).on('error', () => watched.delete(d));
     }
-    let entries: import('node:fs').Dirent[] = [];
+    let entries: import('node:fs').Dirent[];
     try {
       entries = readdirSync(d, { withFileTypes: true });
     } catch {

@@ -5,6 +5,8 @@
  */
 
 // Bar/space widths in modules for the symbol values 0-105 (ISO/IEC 15417): bar first, 11 modules each.
+// Ten values a row, as laid out by hand (prettier-ignore): row n starts at value 10n.
+// prettier-ignore
 const PATTERNS = [
   '212222', '222122', '222221', '121223', '121322', '131222', '122213', '122312', '132212', '221213',
   '221312', '231212', '112232', '122132', '122231', '113222', '123122', '123221', '223211', '221132',

@@ -25,7 +25,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { CompiledInterface, CompiledMetadata, OutboxDelivery } from '../../codegen/runtime/model.ts';
-import type { Db, Queryable } from '../db/types.ts';
+import type { Db } from '../db/types.ts';
 import { outboxStore } from './emit.ts';
 import type { OutboxStore } from './store.ts';
 import { EndpointsFile, endpointProblem, endpointsFromEnv, type EndpointConfig, type Endpoints } from './endpoints.ts';

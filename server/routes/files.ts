@@ -30,7 +30,6 @@ const CONTENT_OF: Record<string, { detected: string[]; mime: string }> = {
 
 /** Keeps the last path segment and drops control characters: "..\\..\\a.pdf" -> "a.pdf". */
 export function cleanFileName(raw: string): string {
-  // eslint-disable-next-line no-control-regex
   const last = raw.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
   return last.replace(/[\u0000-\u001f\u007f]/g, '').trim();

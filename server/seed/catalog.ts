@@ -4,9 +4,11 @@
  * ("N-911-455-02") with Chinese names, hazardous chemicals, dealers in Chinese cities, people and
  * phone numbers.
  * Codes are computed from an index (a bijection), so any number of them is unique without a set.
+ * The pools are packed a row of values a line (`prettier-ignore`): one value a line would be a page long.
  */
 import type { Rng } from './writer.ts';
 
+// prettier-ignore
 const PREFIXES = [
   '8E0', '8K0', '4G0', '4M0', '1K0', '5Q0', '3C0', '3G0', '5G0', '6R0', '7L0', '1J0', 'L06', '06H', '06J', '03C', '04E', '0AM', '8V0',
   '81A', '2Q0', '5NA', '3Q0', '3CD', '561', '5C6', '18D', '6RD', '7N0', '4F0', '8W0', '80A', '4K0', '059', '036', '032', '038',
@@ -14,6 +16,7 @@ const PREFIXES = [
 const SUFFIXES = ['', '', '', '-A', '-B', '-C', '-D', '-E', '-F', '-AA'] as const;
 
 const CHILD_PREFIXES = ['N', 'N0', 'WHT'] as const;
+// prettier-ignore
 const CHILD_NAMES = [
   '六角法兰螺栓 M8×25', '六角法兰螺母 M10', '平垫圈', '弹簧垫圈', '塑料卡扣', '膨胀铆钉', 'O型密封圈', '骨架油封', '橡胶衬套', '蜗杆式软管卡箍',
   '线束插接件', '压接端子', '片式保险丝 15A', '卤素灯泡 H7', '门框密封条', '隔音垫', '冲压支架', '塑料堵盖', '导线束', '铜垫片', '自攻螺钉 ST4.2', '双头螺柱',
@@ -97,6 +100,7 @@ export const HAZARD_PARTS = [
 
 /* -------------------------------------------------------------------- dealers and places */
 
+// prettier-ignore
 const CITIES = [
   // [province, city, area code (dealerArea key)]
   ['上海市', '上海', 'east'], ['浙江省', '杭州', 'east'], ['江苏省', '南京', 'east'], ['江苏省', '苏州', 'east'], ['浙江省', '宁波', 'east'],
@@ -113,8 +117,10 @@ const DEALER_KINDS = ['汽车销售服务有限公司', '汽车贸易有限公�
 const DISTRICTS = ['经济技术开发区', '高新技术产业开发区', '新区', '汽车城', '工业园区'] as const;
 const ROADS = ['汽车城大道', '建设路', '人民路', '解放大道', '中山路', '长江路', '黄河路', '迎宾大道', '科技大道', '工业大道'] as const;
 const SURNAMES = '王李张刘陈杨赵黄周吴徐孙胡朱高林何郭马罗梁宋郑谢韩唐冯于董萧程曹袁邓许傅沈曾彭吕'.split('');
+// prettier-ignore
 const GIVEN = ['伟', '芳', '娜', '敏', '静', '丽', '强', '磊', '军', '洋', '勇', '艳', '杰', '娟', '涛', '明', '超', '秀英', '霞', '平', '刚', '桂英', '建华', '志强', '海燕', '晓东', '春梅', '文博', '思远', '雪', '鹏', '浩然'];
 const MOBILE_PREFIXES = ['130', '131', '133', '135', '136', '137', '138', '139', '150', '151', '158', '159', '177', '180', '186', '188', '189'];
+// prettier-ignore
 const CITY_AREA_CODES: Record<string, string> = { 上海: '021', 北京: '010', 广州: '020', 深圳: '0755', 杭州: '0571', 南京: '025', 成都: '028', 重庆: '023', 武汉: '027', 西安: '029', 天津: '022', 沈阳: '024' };
 
 export interface Dealer { code: string; name: string; shortName: string; city: string; area: string; address: string; warehouse: string; contact: string; phone: string }

@@ -300,7 +300,7 @@ function backendsSection(r: BenchResults): string[] {
   out.push('');
   out.push('| setup | variant | req/s (median, min–max) | p50 ms | p95 ms | p99 ms | node CPU ms/req | database CPU ms/req | node busy | database busy |');
   out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const [id, x] of Object.entries(l.setups) as [string, Any][]) {
+  for (const x of Object.values(l.setups) as Any[]) {
     for (const [v, m] of Object.entries(x.variants) as [string, Any][]) {
       if (v === 'hand' || v === 'rawObjects') continue;
       const db = x.backend === 'postgres';

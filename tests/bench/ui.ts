@@ -219,7 +219,7 @@ async function harnessSample(browser: Browser, base: string, variant: Variant, r
         .evaluate(`({ harness: window.__harness, probe: window.__uiProbe && { ...window.__uiProbe, longTasks: undefined, loafs: undefined }, tables: document.querySelectorAll('table').length, trs: document.querySelectorAll('tbody tr').length, text: document.body.innerText.slice(0, 300) })`)
         .catch(() => null);
       if (shots) await page.screenshot({ path: join(shots, `harness-${variant}-failed.png`) });
-      throw new Error(`harness ${variant}: rows never rendered (${JSON.stringify(h)}; ${errors.join('; ')}): ${(e as Error).message}`);
+      throw new Error(`harness ${variant}: rows never rendered (${JSON.stringify(h)}; ${errors.join('; ')}): ${(e as Error).message}`, { cause: e });
     }
     const p = t.probe;
     const set = t.marks['ui:data-set'];

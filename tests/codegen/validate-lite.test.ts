@@ -7,7 +7,7 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import fc from 'fast-check';
 import { SchemaValidator, setToday } from '../../codegen/runtime/validation.ts';
-import { validateLite, setLiteToday, type FieldErrors } from '../../codegen/runtime/validate-lite.ts';
+import { validateLite, setLiteToday } from '../../codegen/runtime/validate-lite.ts';
 import type { JsonSchema } from '../../codegen/runtime/field-schema.ts';
 import { metadata, schemas } from '../../admin/src/generated/index.ts';
 

@@ -207,8 +207,10 @@ for (const locale of LOCALES) {
   });
 }
 
+/** An API answer: the tests read whatever fields its body holds. */
+type Answer = { status: number; body: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 /** A call to the API as the page's logged-in user (another tab of the same user, say). */
-async function api(page: Page, method: 'GET' | 'PUT' | 'POST', path: string, data?: unknown): Promise<{ status: number; body: any }> {
+async function api(page: Page, method: 'GET' | 'PUT' | 'POST', path: string, data?: unknown): Promise<Answer> {
   const token = await page.evaluate(() => localStorage.getItem('portal.token'));
   const res = await page.request.fetch(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, data: data === undefined ? undefined : JSON.stringify(data) });
   return { status: res.status(), body: await res.json().catch(() => null) };

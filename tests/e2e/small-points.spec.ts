@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import { readFirstSheet } from '../../server/documents/xlsx.ts';
-import { expectNotification, loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
 import { codeOf, firstWhere, getRecord, listWhere, token } from './pages/api.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
@@ -70,7 +70,8 @@ for (const locale of LOCALES) {
     const row = screen.rows(page).filter({ hasText: t(locale, `code.dfsShipStatus.${codeOf('dfsShipStatus', 'partial')}`) }).last();
     const id = (await row.getAttribute('data-id'))!;
     const dfs = await getRecord(request, tok, 'dfs-orders', id);
-    await row.locator('td').nth(3).click();
+    // by its id: the windowed table may still move its rows while the scroll settles, and `.last()` would then name another one
+    await screen.row(page, id).locator('td').nth(3).click();
     const panel = page.getByTestId('related-panel');
     await expect(panel).toBeInViewport({ ratio: 0.9 });
     await expect(page.getByTestId('related-panel-title')).toContainText(String(dfs.dealerOrderNo));

@@ -45,7 +45,7 @@ describe('audit trail', () => {
     expect(JSON.parse(String((await LAST_AUDIT()).changes)).storageName).toEqual(['***', '***']);
 
     await call('DELETE', `/api/notices/${created.id}`, admin);
-    expect((await AUDIT_COUNT())).toBe(++n);
+    expect((await AUDIT_COUNT())).toBe(n + 1);
     expect((await LAST_AUDIT()).operation).toBe('delete');
   });
 

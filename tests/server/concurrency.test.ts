@@ -45,7 +45,7 @@ async function call(which: number, method: string, path: string, token: string |
     ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
   });
   const text = await r.text();
-  let body: Answer['body'] = {};
+  let body: Answer['body'];
   try {
     body = text ? (JSON.parse(text) as Answer['body']) : {};
   } catch {

@@ -53,7 +53,7 @@ async function exportSheet(url: string, token: string, lang = 'zh-CN') {
 /** Every record of a list call (pages of 500) and its total. */
 async function listAll(resource: string, token: string, filter: Record<string, unknown>, sort?: [string, string]) {
   const out: Record<string, unknown>[] = [];
-  let total = 0;
+  let total: number;
   for (let start = 0; ; start += 500) {
     const r = await get(listUrl(resource, { filter, sort, range: [start, start + 499] }), token);
     expect(r.statusCode, r.body).toBe(200);

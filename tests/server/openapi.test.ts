@@ -114,7 +114,10 @@ describe('the OpenAPI document', () => {
     const refs: string[] = [];
     const walk = (x: unknown) => {
       if (Array.isArray(x)) x.forEach(walk);
-      else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) k === '$ref' ? refs.push(v as string) : walk(v);
+      else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) {
+        if (k === '$ref') refs.push(v as string);
+        else walk(v);
+      }
     };
     walk(doc);
     expect(refs.length).toBeGreaterThan(100);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
-import { createTestDatabase, ensurePostgres, type TestDatabase } from '../support/postgres.ts';
+import { createTestDatabase, ensurePostgres } from '../support/postgres.ts';
 
 async function query<R extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });

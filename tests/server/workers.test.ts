@@ -69,7 +69,7 @@ function call(method: string, path: string, headers: Record<string, string> = {}
       r.on('data', (c: Buffer) => chunks.push(c));
       r.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: Answer['body'] = {};
+        let parsed: Answer['body'];
         try {
           parsed = text ? (JSON.parse(text) as Answer['body']) : {};
         } catch {

@@ -14,7 +14,7 @@ if (!cmd) {
   process.exit(2);
 }
 const server = await ensurePostgres();
-let code = 1;
+let code: number;
 try {
   const db = await createTestDatabase(server.url, 'portal_e2e');
   try {

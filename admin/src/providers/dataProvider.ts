@@ -24,7 +24,7 @@ export interface RunActionParams {
 }
 export interface RunActionResult {
   /** the updated record (single), the updated records (bulk), or null when a file was downloaded */
-  data: any;
+  data: unknown;
   /** the server's success message of a bulk or collection action, translated */
   message?: string;
   /** set when the answer was a file (it has already been saved by the browser) */

@@ -108,6 +108,8 @@ function TabLabel({ labelKey, ...rest }: { value: string; labelKey: string }): R
 function useSelectionOfVisibleRows(ctx: ReturnType<typeof useListContext>, paramsKey: string): void {
   const { data, selectedIds, onSelect, onUnselectItems } = ctx;
   const latest = useRef({ selectedIds, onSelect, onUnselectItems });
+  // the latest-value ref: the effects below read the newest selection and callbacks without re-running on them
+  // eslint-disable-next-line react-hooks/refs
   latest.current = { selectedIds, onSelect, onUnselectItems };
   useEffect(() => {
     latest.current.onUnselectItems();

@@ -225,6 +225,8 @@ export function LeanTable(props: LeanTableProps): ReactElement {
   const end = Math.min(rows.length, view.first + Math.ceil(view.height / ROW_HEIGHT) + OVERSCAN + STEP);
   // handlers live in a ref: the delegated listener never changes, rows never re-render for them
   const live = useRef(props);
+  // the latest-value ref, written during render on purpose so the listener never sees stale props
+  // eslint-disable-next-line react-hooks/refs
   live.current = props;
 
   const rowOf = (target: EventTarget | null): LeanRecord | undefined => {
