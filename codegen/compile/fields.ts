@@ -30,7 +30,8 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
   checkNumericRange(file, p, base[0] === 'actions' ? `input "${name}" of action "${base[1]}"` : `field "${name}"`, f, err);
   if (f.autoNumber && f.type !== 'string') err(file, `${p}/autoNumber`, `autoNumber is only for string fields`);
   if (f.identifier && f.type !== 'string') err(file, `${p}/identifier`, `identifier is only for string fields (a column as wide as maxLength characters)`);
-  if (f.autoNumber && f.maxLength && f.autoNumber.prefix.length + 8 + f.autoNumber.digits > f.maxLength) err(file, `${p}/autoNumber`, `prefix + date + ${f.autoNumber.digits} digits do not fit maxLength ${f.maxLength}`);
+  if (f.autoNumber && f.maxLength && f.autoNumber.prefix.length + 8 + f.autoNumber.digits > f.maxLength)
+    err(file, `${p}/autoNumber`, `prefix + date + ${f.autoNumber.digits} digits do not fit maxLength ${f.maxLength}`);
   if (f.type === 'code') {
     if (!f.codeTable) err(file, p, `code field "${name}" needs a codeTable`);
     else if (!ctx.codeTables[f.codeTable]) ctx.unknown(file, `${p}/codeTable`, 'code table', f.codeTable, Object.keys(ctx.codeTables));
@@ -42,18 +43,21 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
   (f.rules ?? []).forEach((r, i) => {
     const rule = rules[r];
     if (!rule) ctx.unknown(file, `${p}/rules/${i}`, 'rule', r, Object.keys(rules));
-    else if (rule.appliesTo && !rule.appliesTo.includes(f.type)) err(file, `${p}/rules/${i}`, `rule "${r}" applies to ${rule.appliesTo.join('/')} fields, not to ${f.type}`);
+    else if (rule.appliesTo && !rule.appliesTo.includes(f.type))
+      err(file, `${p}/rules/${i}`, `rule "${r}" applies to ${rule.appliesTo.join('/')} fields, not to ${f.type}`);
   });
   if (f.lookup) {
     // the rest of a lookup is checked against the built model (checks/lookups.ts)
     if (!env.entityNames.has(f.lookup.entity)) ctx.unknown(file, `${p}/lookup/entity`, 'entity', f.lookup.entity, env.entityNames);
-    if (!['string', 'code', 'integer'].includes(f.type)) err(file, `${p}/lookup`, `a lookup is for string, code and integer fields, not ${f.type} (a reference by id is a "ref" field)`);
+    if (!['string', 'code', 'integer'].includes(f.type))
+      err(file, `${p}/lookup`, `a lookup is for string, code and integer fields, not ${f.type} (a reference by id is a "ref" field)`);
   }
   let def = f.default;
   if (def !== undefined && f.type === 'code' && f.codeTable && ctx.codeTables[f.codeTable]) def = ctx.codeOf(file, `${p}/default`, f.codeTable, def);
   const filter = f.filter ?? [];
   if (filter.includes('contains') && !['string', 'text'].includes(f.type)) err(file, `${p}/filter`, `"contains" only applies to string and text fields`);
-  if (filter.includes('range') && !['integer', 'decimal', 'date', 'datetime'].includes(f.type)) err(file, `${p}/filter`, `"range" only applies to numbers and dates`);
+  if (filter.includes('range') && !['integer', 'decimal', 'date', 'datetime'].includes(f.type))
+    err(file, `${p}/filter`, `"range" only applies to numbers and dates`);
   return {
     name,
     column: snake(name),
@@ -80,7 +84,11 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
     ...(f.identifier || f.autoNumber ? { identifier: true } : {}),
     ...(f.autoNumber ? { autoNumber: f.autoNumber } : {}),
     ...(f.sessionDefault ? { sessionDefault: f.sessionDefault } : {}),
-    ...(f.lookup ? { lookup: { entity: f.lookup.entity, field: f.lookup.field, scopedBy: f.lookup.scopedBy ?? {}, messageKey: f.lookup.messageKey ?? 'validation.lookup' } } : {}),
+    ...(f.lookup
+      ? {
+          lookup: { entity: f.lookup.entity, field: f.lookup.field, scopedBy: f.lookup.scopedBy ?? {}, messageKey: f.lookup.messageKey ?? 'validation.lookup' },
+        }
+      : {}),
   };
 }
 
@@ -88,11 +96,20 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
 export function systemField(ctx: CompileContext, name: SystemField, entity: string, file: string): CompiledField {
   const type: FieldType = name === 'id' || name === 'version' ? 'integer' : name.endsWith('At') ? 'datetime' : 'string';
   return {
-    name, column: snake(name), type,
+    name,
+    column: snake(name),
+    type,
     labelKey: ctx.labelOf(file, '', `system field "${name}"`, undefined, `field.${entity}.${name}`, `field.common.${name}`),
     ...(type === 'string' ? { maxLength: 30 } : {}),
-    required: false, unique: name === 'id', readOnly: true, createOnly: false, private: false, rules: [],
+    required: false,
+    unique: name === 'id',
+    readOnly: true,
+    createOnly: false,
+    private: false,
+    rules: [],
     filter: name === 'id' ? ['eq', 'in'] : name.endsWith('At') ? ['range'] : [],
-    sort: name === 'id' || name.endsWith('At'), search: false, system: true,
+    sort: name === 'id' || name.endsWith('At'),
+    search: false,
+    system: true,
   };
 }

@@ -150,7 +150,11 @@ export interface CompiledSeedHint {
   ranges: Record<string, { min: number; max: number }>;
 }
 
-export interface CompiledCodeValue { code: string; key: string; label: Bilingual }
+export interface CompiledCodeValue {
+  code: string;
+  key: string;
+  label: Bilingual;
+}
 export interface CompiledCodeTable {
   name: string;
   label: Bilingual;
@@ -183,8 +187,18 @@ export interface CompiledRule {
   examples?: (string | number)[];
 }
 
-export interface CompiledColumn { field: string; labelKey: string; width?: number; format?: 'date' | 'datetime' | 'number' | 'money' | 'fileSize' | 'json' }
-export interface CompiledFilter { field: string; op: FilterOp; alwaysOn: boolean; labelKey: string }
+export interface CompiledColumn {
+  field: string;
+  labelKey: string;
+  width?: number;
+  format?: 'date' | 'datetime' | 'number' | 'money' | 'fileSize' | 'json';
+}
+export interface CompiledFilter {
+  field: string;
+  op: FilterOp;
+  alwaysOn: boolean;
+  labelKey: string;
+}
 
 export interface CompiledScreen {
   name: string;

@@ -8,7 +8,10 @@ import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
 import type { Principal } from './principal.ts';
 import { forbidden } from './errors.ts';
 
-export interface SqlPart { sql: string; params: unknown[] }
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
 
 /** What a grant decision needs of the caller (the browser suite asks with a demo account's facts). */
 export type Caller = Pick<Principal, 'role' | 'profile'>;
@@ -26,7 +29,8 @@ export function operationGrant(e: CompiledEntity, op: Operation, p: Caller): { w
 }
 
 /** A value as the database stores it (booleans are 0/1 in SQLite). */
-export const toStored = (d: Dialect, e: CompiledEntity, field: string, v: unknown): unknown => (e.fields[field]?.type === 'boolean' && typeof v === 'boolean' ? d.bool(v) : v);
+export const toStored = (d: Dialect, e: CompiledEntity, field: string, v: unknown): unknown =>
+  e.fields[field]?.type === 'boolean' && typeof v === 'boolean' ? d.bool(v) : v;
 
 function whereSql(d: Dialect, e: CompiledEntity, where: Where, alias: string): SqlPart {
   const parts: string[] = [];
@@ -46,7 +50,11 @@ function whereSql(d: Dialect, e: CompiledEntity, where: Where, alias: string): S
  * interface log is internal staff's although its role is 'user'). The admin's menu applies the
  * same rule (admin/src/providers/permissions.ts screenAllowed); the browser suite plans by it.
  */
-export function screenRefusal(screen: CompiledScreen, p: Pick<Principal, 'role' | 'profile' | 'isClaimWarehouse'>, entity?: CompiledEntity): 'error.forbidden' | 'error.notClaimWarehouse' | null {
+export function screenRefusal(
+  screen: CompiledScreen,
+  p: Pick<Principal, 'role' | 'profile' | 'isClaimWarehouse'>,
+  entity?: CompiledEntity,
+): 'error.forbidden' | 'error.notClaimWarehouse' | null {
   if (screen.public) return null;
   if (p.role !== 'admin' && screen.roles.length && !screen.roles.includes(p.role)) return 'error.forbidden';
   if ((screen.claimWarehouseOnly || entity?.claimWarehouseOnly) && !p.isClaimWarehouse) return 'error.notClaimWarehouse';
@@ -63,7 +71,16 @@ export function assertWarehouseAllows(e: CompiledEntity, p: Principal): void {
  * The SQL condition limiting `alias` to the rows the caller may touch for `op`, or null when the
  * operation is not granted at all. `grantWhere` is the grant's own condition (action grants use it).
  */
-export function scopeOf(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, p: Principal, grant: { where: Where | null } | undefined, alias: string, depth = 0, supplierFields: string[] = e.scope.supplierFields): SqlPart | null {
+export function scopeOf(
+  meta: CompiledMetadata,
+  d: Dialect,
+  e: CompiledEntity,
+  p: Principal,
+  grant: { where: Where | null } | undefined,
+  alias: string,
+  depth = 0,
+  supplierFields: string[] = e.scope.supplierFields,
+): SqlPart | null {
   if (!grant) return null;
   const parts: string[] = [];
   const params: unknown[] = [];
@@ -78,7 +95,11 @@ export function scopeOf(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, p
   if (prof.supplierScoped && p.role !== 'admin' && supplierFields.length) {
     // a supplier account without a supplier code sees nothing (never a NUL byte: PostgreSQL refuses it in text)
     if (!p.supplierCode) add({ sql: '1 = 0', params: [] });
-    else add({ sql: `(${supplierFields.map((f) => `${alias}.${quote(e.fields[f].column)} = ?`).join(' OR ')})`, params: supplierFields.map(() => p.supplierCode) });
+    else
+      add({
+        sql: `(${supplierFields.map((f) => `${alias}.${quote(e.fields[f].column)} = ?`).join(' OR ')})`,
+        params: supplierFields.map(() => p.supplierCode),
+      });
   }
   if (e.scope.warehouseField) add({ sql: `${alias}.${quote(e.fields[e.scope.warehouseField].column)} = ?`, params: [p.warehouse] });
   if (e.scope.parent) {

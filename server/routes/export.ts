@@ -59,7 +59,15 @@ const exportQuery = {
     tz: { type: 'string', maxLength: 64 },
   },
 };
-const errorResponse = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, errorArgs: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } }, errorId: { type: 'string' } } };
+const errorResponse = {
+  type: 'object',
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    errorArgs: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } },
+    errorId: { type: 'string' },
+  },
+};
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 429: errorResponse };
 
 /* ------------------------------------------------------------------ dates */
@@ -70,7 +78,16 @@ const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** A stored instant -> the wall-clock time in `tz` (or the server's zone), as a Date read with getUTC*. */
 export function wallClock(tz: string | undefined): (ms: number) => Date {
   if (!tz) return (ms) => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  const fmt = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const fmt = new Intl.DateTimeFormat('en-US', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
   // the zone's offset only changes on quarter-hour boundaries: one Intl call per quarter hour seen
   const offsets = new Map<number, number>();
   return (ms) => {
@@ -128,7 +145,10 @@ export function columnConverter(f: CompiledField, c: CompiledColumn, locale: Loc
     const table = metadata.codeTables[f.codeTable];
     const labels = new Map<string, string>((table?.values ?? []).map((x) => [x.code, translate(locale, codeLabelKey(table.name, x.code))]));
     const longest = Math.max(0, ...[...labels.values()].map((l) => [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 0)));
-    return { column: { width: width(Math.max(10, longest + 2)), style: 'text' }, convert: (v) => (v === null || v === undefined ? null : (labels.get(String(v)) ?? String(v))) };
+    return {
+      column: { width: width(Math.max(10, longest + 2)), style: 'text' },
+      convert: (v) => (v === null || v === undefined ? null : (labels.get(String(v)) ?? String(v))),
+    };
   }
   if (f.type === 'boolean') {
     const yes = translate(locale, 'export.yes');
@@ -183,84 +203,114 @@ export default async function exportRoutes(app: FastifyInstance, opts: ExportRou
 
   for (const e of Object.values(metadata.entities)) {
     // a static segment: find-my-way prefers it to the parametric GET /api/<resource>/:id
-    app.get(`/api/${e.resource}/export`, { exposeHeadRoute: false, preHandler: app.authenticate(), schema: { tags: [e.resource], querystring: exportQuery, response: errors } }, async (req, reply) => {
-      const q = req.query as Record<string, string | undefined>;
-      const p = req.principal!;
-      const locale = req.locale;
-      const screen = screenFor(e, q.screen, req);
-      let tab: CompiledScreen['tabs'][number] | undefined;
-      if (q.tab !== undefined && q.tab !== '') {
-        tab = screen.tabs.find((t) => t.key === q.tab) ?? (/^\d{1,3}$/.test(q.tab) ? screen.tabs[Number(q.tab)] : undefined);
-        if (!tab) throw badRequest('error.malformedQuery', { param: 'tab' });
-      }
-      if (q.tz !== undefined && q.tz !== '' && !validTimeZone(q.tz)) throw badRequest('error.malformedQuery', { param: 'tz' });
-      const tz = q.tz || undefined;
-      const fixed: Rec = { ...screen.fixedFilter, ...(tab?.filter ?? {}) };
-      const columns = screen.columns.filter((c) => e.fields[c.field] && !e.fields[c.field].private);
-      const { sql, countSql, params, countParams } = engine.exportQuery(p, e, q, columns.map((c) => c.field), fixed, screen.defaultSort);
-      if (screen.requireFilter && !hasCondition(q.filter, fixed)) throw badRequest('error.searchConditionRequired');
+    app.get(
+      `/api/${e.resource}/export`,
+      { exposeHeadRoute: false, preHandler: app.authenticate(), schema: { tags: [e.resource], querystring: exportQuery, response: errors } },
+      async (req, reply) => {
+        const q = req.query as Record<string, string | undefined>;
+        const p = req.principal!;
+        const locale = req.locale;
+        const screen = screenFor(e, q.screen, req);
+        let tab: CompiledScreen['tabs'][number] | undefined;
+        if (q.tab !== undefined && q.tab !== '') {
+          tab = screen.tabs.find((t) => t.key === q.tab) ?? (/^\d{1,3}$/.test(q.tab) ? screen.tabs[Number(q.tab)] : undefined);
+          if (!tab) throw badRequest('error.malformedQuery', { param: 'tab' });
+        }
+        if (q.tz !== undefined && q.tz !== '' && !validTimeZone(q.tz)) throw badRequest('error.malformedQuery', { param: 'tz' });
+        const tz = q.tz || undefined;
+        const fixed: Rec = { ...screen.fixedFilter, ...(tab?.filter ?? {}) };
+        const columns = screen.columns.filter((c) => e.fields[c.field] && !e.fields[c.field].private);
+        const { sql, countSql, params, countParams } = engine.exportQuery(
+          p,
+          e,
+          q,
+          columns.map((c) => c.field),
+          fixed,
+          screen.defaultSort,
+        );
+        if (screen.requireFilter && !hasCondition(q.filter, fixed)) throw badRequest('error.searchConditionRequired');
 
-      const wall = wallClock(tz);
-      const conv = columns.map((c) => columnConverter(e.fields[c.field], c, locale, wall));
-      const title = translate(locale, screen.titleKey);
-      const now = wall(Date.now());
-      const fileName = `${title}-${ymd(now).replace(/-/g, '')}-${hms(now).replace(/:/g, '')}.xlsx`;
+        const wall = wallClock(tz);
+        const conv = columns.map((c) => columnConverter(e.fields[c.field], c, locale, wall));
+        const title = translate(locale, screen.titleKey);
+        const now = wall(Date.now());
+        const fileName = `${title}-${ymd(now).replace(/-/g, '')}-${hms(now).replace(/:/g, '')}.xlsx`;
 
-      const writer = new XlsxStreamWriter({ sheetName: title, header: columns.map((c) => translate(locale, c.labelKey)), columns: conv.map((c) => c.column) });
-      const converters = conv.map((c) => c.convert);
-      const started = performance.now();
+        const writer = new XlsxStreamWriter({
+          sheetName: title,
+          header: columns.map((c) => translate(locale, c.labelKey)),
+          columns: conv.map((c) => c.column),
+        });
+        const converters = conv.map((c) => c.convert);
+        const started = performance.now();
 
-      /** Moves rows from the cursor into the workbook, `chunkRows` at a time, waiting for the client between chunks. */
-      const pump = async (cursor: Cursor) => {
-        try {
-          const cells: CellValue[] = new Array(converters.length);
-          while (!writer.aborted) {
-            const rows = await cursor.read(chunkRows);
-            for (const row of rows) {
-              for (let i = 0; i < converters.length; i++) cells[i] = converters[i](row[i]);
-              writer.addRow(cells);
-              if (writer.wantsFlush) writer.flush();
+        /** Moves rows from the cursor into the workbook, `chunkRows` at a time, waiting for the client between chunks. */
+        const pump = async (cursor: Cursor) => {
+          try {
+            const cells: CellValue[] = new Array(converters.length);
+            while (!writer.aborted) {
+              const rows = await cursor.read(chunkRows);
+              for (const row of rows) {
+                for (let i = 0; i < converters.length; i++) cells[i] = converters[i](row[i]);
+                writer.addRow(cells);
+                if (writer.wantsFlush) writer.flush();
+              }
+              if (rows.length < chunkRows) break;
+              writer.flush();
+              await writer.ready();
             }
-            if (rows.length < chunkRows) break;
-            writer.flush();
-            await writer.ready();
+            if (!writer.aborted) writer.end();
+          } catch (err) {
+            req.log.error({ err, resource: e.resource, screen: screen.name }, 'export failed');
+            // nothing sent yet: the error handler answers a JSON 500 (not under the xlsx content type)
+            if (!reply.raw.headersSent) reply.removeHeader('content-type').removeHeader('content-disposition');
+            writer.abort(err as Error);
+          } finally {
+            req.log.info(
+              {
+                event: 'export',
+                resource: e.resource,
+                screen: screen.name,
+                userId: p.userId,
+                rows: writer.rowCount,
+                ms: Math.round(performance.now() - started),
+                aborted: writer.aborted,
+              },
+              'export',
+            );
           }
-          if (!writer.aborted) writer.end();
-        } catch (err) {
-          req.log.error({ err, resource: e.resource, screen: screen.name }, 'export failed');
-          // nothing sent yet: the error handler answers a JSON 500 (not under the xlsx content type)
-          if (!reply.raw.headersSent) reply.removeHeader('content-type').removeHeader('content-disposition');
-          writer.abort(err as Error);
-        } finally {
-          req.log.info({ event: 'export', resource: e.resource, screen: screen.name, userId: p.userId, rows: writer.rowCount, ms: Math.round(performance.now() - started), aborted: writer.aborted }, 'export');
-        }
-      };
+        };
 
-      // One read snapshot (its own connection) for the count and the rows; it stays open while the
-      // reply streams out and is given back when the last row is written or the client goes away.
-      let begin!: () => void;
-      const begun = new Promise<'begun'>((resolve) => (begin = () => resolve('begun')));
-      const job = engine.db.readSnapshot(async (snap) => {
-        const total = Number((await snap.get<{ n: number }>(countSql, countParams))!.n);
-        if (total > maxRows) throw badRequest('error.rangeTooLarge', { max: maxRows });
-        const cursor = await snap.cursor(sql, params);
-        try {
-          begin();
-          await pump(cursor);
-        } finally {
-          await cursor.close();
-        }
-        return true;
-      });
-      const first = await Promise.race([begun, job]);
-      if (first === null) throw new AppError(429, 'error.rateLimited');
-      job.catch((err) => req.log.error({ err }, 'export snapshot failed'));
-      // a client that goes away before the end stops the work
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) writer.abort();
-      });
-      reply.header('content-type', XLSX_CONTENT_TYPE).header('content-disposition', contentDisposition(fileName)).header('cache-control', 'no-store').send(writer.stream);
-      return reply;
-    });
+        // One read snapshot (its own connection) for the count and the rows; it stays open while the
+        // reply streams out and is given back when the last row is written or the client goes away.
+        let begin!: () => void;
+        const begun = new Promise<'begun'>((resolve) => (begin = () => resolve('begun')));
+        const job = engine.db.readSnapshot(async (snap) => {
+          const total = Number((await snap.get<{ n: number }>(countSql, countParams))!.n);
+          if (total > maxRows) throw badRequest('error.rangeTooLarge', { max: maxRows });
+          const cursor = await snap.cursor(sql, params);
+          try {
+            begin();
+            await pump(cursor);
+          } finally {
+            await cursor.close();
+          }
+          return true;
+        });
+        const first = await Promise.race([begun, job]);
+        if (first === null) throw new AppError(429, 'error.rateLimited');
+        job.catch((err) => req.log.error({ err }, 'export snapshot failed'));
+        // a client that goes away before the end stops the work
+        reply.raw.on('close', () => {
+          if (!reply.raw.writableFinished) writer.abort();
+        });
+        reply
+          .header('content-type', XLSX_CONTENT_TYPE)
+          .header('content-disposition', contentDisposition(fileName))
+          .header('cache-control', 'no-store')
+          .send(writer.stream);
+        return reply;
+      },
+    );
   }
 }

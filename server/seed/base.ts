@@ -23,14 +23,62 @@ export const DEMO_SUPPLIERS = [
 ] as const;
 
 export const DEMO_ACCOUNTS = [
-  { userId: 'sup01', name: '张伟', accountType: 'supplier', departmentId: 'S001', departmentName: DEMO_SUPPLIERS[0].nameZh, status: 'normal', password: DEMO_PASSWORD },
-  { userId: 'sup02', name: '李娜', accountType: 'supplier', departmentId: 'S002', departmentName: DEMO_SUPPLIERS[1].nameZh, status: 'normal', password: DEMO_PASSWORD },
-  { userId: 'supadmin', name: '王芳', accountType: 'supplierAdmin', departmentId: 'ADMIN', departmentName: '供应商管理部', status: 'normal', password: DEMO_PASSWORD },
+  {
+    userId: 'sup01',
+    name: '张伟',
+    accountType: 'supplier',
+    departmentId: 'S001',
+    departmentName: DEMO_SUPPLIERS[0].nameZh,
+    status: 'normal',
+    password: DEMO_PASSWORD,
+  },
+  {
+    userId: 'sup02',
+    name: '李娜',
+    accountType: 'supplier',
+    departmentId: 'S002',
+    departmentName: DEMO_SUPPLIERS[1].nameZh,
+    status: 'normal',
+    password: DEMO_PASSWORD,
+  },
+  {
+    userId: 'supadmin',
+    name: '王芳',
+    accountType: 'supplierAdmin',
+    departmentId: 'ADMIN',
+    departmentName: '供应商管理部',
+    status: 'normal',
+    password: DEMO_PASSWORD,
+  },
   { userId: 'staff01', name: '刘强', accountType: 'internal', departmentId: 'PD01', departmentName: '采购部', status: 'normal', password: DEMO_PASSWORD },
-  { userId: 'newuser', name: '陈静', accountType: 'supplier', departmentId: 'S001', departmentName: DEMO_SUPPLIERS[0].nameZh, status: 'mustChangePassword', password: INITIAL_PASSWORD },
-  { userId: 'locked01', name: '赵磊', accountType: 'supplier', departmentId: 'S002', departmentName: DEMO_SUPPLIERS[1].nameZh, status: 'locked', password: DEMO_PASSWORD },
+  {
+    userId: 'newuser',
+    name: '陈静',
+    accountType: 'supplier',
+    departmentId: 'S001',
+    departmentName: DEMO_SUPPLIERS[0].nameZh,
+    status: 'mustChangePassword',
+    password: INITIAL_PASSWORD,
+  },
+  {
+    userId: 'locked01',
+    name: '赵磊',
+    accountType: 'supplier',
+    departmentId: 'S002',
+    departmentName: DEMO_SUPPLIERS[1].nameZh,
+    status: 'locked',
+    password: DEMO_PASSWORD,
+  },
   // a disabled account: account administration's "enable" has a row to act on
-  { userId: 'former01', name: '孙丽', accountType: 'supplier', departmentId: 'S002', departmentName: DEMO_SUPPLIERS[1].nameZh, status: 'disabled', password: DEMO_PASSWORD },
+  {
+    userId: 'former01',
+    name: '孙丽',
+    accountType: 'supplier',
+    departmentId: 'S002',
+    departmentName: DEMO_SUPPLIERS[1].nameZh,
+    status: 'disabled',
+    password: DEMO_PASSWORD,
+  },
 ] as const;
 
 const code = (meta: CompiledMetadata, table: string, key: string): string => {
@@ -62,9 +110,18 @@ export async function seedBase(w: RowWriter, meta: CompiledMetadata, hashParams:
   }
   const active = code(meta, 'noticeStatus', 'active');
   const notices = [
-    { title: '关于2026年第四季度供货计划的通知 / Q4 2026 supply plan', content: '请各供应商于12月5日前确认第四季度供货计划。\nSuppliers: please confirm the Q4 supply plan by 5 December.' },
-    { title: '危险化学品收货单据上传要求 / Hazardous chemicals receipts', content: '危险化学品到货后须在三个工作日内上传签收单。\nUpload the signed receipt within three working days of delivery.' },
-    { title: '春节期间物流安排 / Logistics over Spring Festival', content: '春节期间各配件中心收货时间调整如下……\nReceiving hours of every PDC change over the Spring Festival ...' },
+    {
+      title: '关于2026年第四季度供货计划的通知 / Q4 2026 supply plan',
+      content: '请各供应商于12月5日前确认第四季度供货计划。\nSuppliers: please confirm the Q4 supply plan by 5 December.',
+    },
+    {
+      title: '危险化学品收货单据上传要求 / Hazardous chemicals receipts',
+      content: '危险化学品到货后须在三个工作日内上传签收单。\nUpload the signed receipt within three working days of delivery.',
+    },
+    {
+      title: '春节期间物流安排 / Logistics over Spring Festival',
+      content: '春节期间各配件中心收货时间调整如下……\nReceiving hours of every PDC change over the Spring Festival ...',
+    },
   ];
   for (const n of notices) w.insert('notice', { ...n, status: active, deleted: false, publishedAt: w.now, createdBy: 'supadmin', updatedBy: 'supadmin' });
   await w.flush();

@@ -90,7 +90,9 @@ describe('codegen cross-reference checks', () => {
   });
 
   it('identifier fields and autoNumber fields are identifiers in the compiled model', async () => {
-    const meta = JSON.parse(readFileSync(join(ROOT, 'admin/src/generated/metadata.json'), 'utf8')) as { entities: Record<string, { fields: Record<string, { identifier?: boolean }> }> };
+    const meta = JSON.parse(readFileSync(join(ROOT, 'admin/src/generated/metadata.json'), 'utf8')) as {
+      entities: Record<string, { fields: Record<string, { identifier?: boolean }> }>;
+    };
     expect(meta.entities.order.fields.orderNo.identifier).toBe(true);
     expect(meta.entities.stockAdjustment.fields.billNo.identifier).toBe(true); // autoNumber
     expect(meta.entities.order.fields.orderType.identifier).toBeUndefined();
@@ -162,7 +164,16 @@ describe('action inputs that take the definition of their field (sameAsField)', 
     const input = account.actions.register.input;
     expect(input.email).toMatchObject({ type: 'string', maxLength: 100, rules: ['email'], labelKey: 'field.account.email', required: true });
     expect(account.fields.email.required).toBe(false);
-    expect(input.userId).toMatchObject({ type: 'string', maxLength: 30, rules: ['userId'], required: true, unique: false, createOnly: false, filter: [], sort: false });
+    expect(input.userId).toMatchObject({
+      type: 'string',
+      maxLength: 30,
+      rules: ['userId'],
+      required: true,
+      unique: false,
+      createOnly: false,
+      filter: [],
+      sort: false,
+    });
     expect(input.accountType).toMatchObject({ type: 'code', codeTable: 'accountType', required: true });
     expect(input.language).toMatchObject({ type: 'code', codeTable: 'language', default: 'zh-CN', required: false });
   });
@@ -199,7 +210,11 @@ describe('adding a plain entity and its screen', () => {
     expect(r.errors.map((e) => e.message)).toEqual([]);
     const e = r.model!.entities.supplierContact;
     expect(e.resource).toBe('supplier-contacts');
-    expect(r.model!.screens.find((s) => s.path === '/supplierContact/list')).toMatchObject({ resource: 'supplier-contacts', roles: ['user'], buttons: ['search', 'add', 'edit', 'delete', 'deactivate'] });
+    expect(r.model!.screens.find((s) => s.path === '/supplierContact/list')).toMatchObject({
+      resource: 'supplier-contacts',
+      roles: ['user'],
+      buttons: ['search', 'add', 'edit', 'delete', 'deactivate'],
+    });
     // its code table, declared in the entity file, is a code table like the others
     expect(r.model!.codeTables.contactStatus.values.map((v) => v.key)).toEqual(['active', 'inactive']);
     expect(e.actions.deactivate).toMatchObject({ from: ['1'], to: ['0'] });

@@ -80,7 +80,9 @@ const menuItem = (page: Page, path: string) => menu(page).locator(`[data-testid=
 /** Opens the entry's group (untimed), marks the start, clicks the entry. */
 async function clickMenuEntry(page: Page, path: string): Promise<void> {
   const item = menuItem(page, path);
-  const key = await item.evaluate((el) => el.closest('.MuiCollapse-root')?.closest('li')?.querySelector('[data-testid="menu-group"]')?.getAttribute('data-key') ?? null);
+  const key = await item.evaluate(
+    (el) => el.closest('.MuiCollapse-root')?.closest('li')?.querySelector('[data-testid="menu-group"]')?.getAttribute('data-key') ?? null,
+  );
   if (key) {
     const group = menu(page).locator(`[data-testid="menu-group"][data-key="${key}"]`);
     if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
@@ -100,7 +102,8 @@ async function renderedAfterStart(page: Page, s: CompiledScreen): Promise<number
       if (root.querySelector('.MuiCircularProgress-root, .MuiLinearProgress-root')) return false;
       if (kind === 'list') {
         const table = root.querySelector('[data-testid="lean-table"]');
-        if (!table || !(table.querySelector('[data-testid="lean-row"]') || table.querySelector('[data-testid="lean-empty"]')?.textContent?.trim())) return false;
+        if (!table || !(table.querySelector('[data-testid="lean-row"]') || table.querySelector('[data-testid="lean-empty"]')?.textContent?.trim()))
+          return false;
       }
       if (kind === 'show' && !root.querySelector('[data-testid="record-detail"]')) return false;
       if (kind === 'edit' && !root.querySelector('[data-testid="record-form"]')) return false;
@@ -126,9 +129,12 @@ const rowOf = (page: Page, s: CompiledScreen, id: unknown) => table(page, s).loc
 
 /** Brings a row of the windowed table into the DOM and returns it. */
 async function showRow(page: Page, s: CompiledScreen, index: number, id: unknown): Promise<Locator> {
-  await table(page, s).evaluate((el, top) => {
-    el.scrollTop = top;
-  }, Math.max(0, index * ROW_HEIGHT - 50));
+  await table(page, s).evaluate(
+    (el, top) => {
+      el.scrollTop = top;
+    },
+    Math.max(0, index * ROW_HEIGHT - 50),
+  );
   const row = rowOf(page, s, id);
   await expect(row).toBeVisible();
   return row;
@@ -170,7 +176,14 @@ async function checkRowActions(session: Session, s: CompiledScreen): Promise<str
   const records = new Map((session.lists.get(e.resource) ?? []).map((r) => [String(r.id), r]));
   const rows = await table(session.page, s)
     .getByTestId('lean-row')
-    .evaluateAll((els, n) => els.slice(0, n).map((tr) => ({ id: tr.getAttribute('data-id')!, actions: [...tr.querySelectorAll('[data-testid^="lean-row-action-"]')].map((b) => b.getAttribute('data-action')!).sort() })), ROWS_CHECKED);
+    .evaluateAll(
+      (els, n) =>
+        els.slice(0, n).map((tr) => ({
+          id: tr.getAttribute('data-id')!,
+          actions: [...tr.querySelectorAll('[data-testid^="lean-row-action-"]')].map((b) => b.getAttribute('data-action')!).sort(),
+        })),
+      ROWS_CHECKED,
+    );
   const problems: string[] = [];
   for (const row of rows) {
     const r = records.get(row.id);
@@ -179,7 +192,10 @@ async function checkRowActions(session: Session, s: CompiledScreen): Promise<str
       continue;
     }
     const expected = expectedRowActions(s, session.persona, r);
-    if (JSON.stringify(expected) !== JSON.stringify(row.actions)) problems.push(`row ${row.id} (${e.statusField ?? 'state'} ${String(r[e.statusField ?? ''] ?? '-')}): actions [${row.actions}] but the matrix allows [${expected}]`);
+    if (JSON.stringify(expected) !== JSON.stringify(row.actions))
+      problems.push(
+        `row ${row.id} (${e.statusField ?? 'state'} ${String(r[e.statusField ?? ''] ?? '-')}): actions [${row.actions}] but the matrix allows [${expected}]`,
+      );
   }
   return problems;
 }
@@ -222,7 +238,14 @@ async function checkDialog(session: Session, a: CompiledAction, open: () => Prom
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('dialog')).toBeVisible();
   // axe judges colours as drawn: wait for the fade-in to end (half faded, the dialog's text is grey on grey)
-  await page.waitForFunction(() => [...document.querySelectorAll('.MuiDialog-root .MuiDialog-container, .MuiDialog-root .MuiBackdrop-root')].every((el) => getComputedStyle(el).opacity === '1'), undefined, { polling: 'raf', timeout: 10_000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('.MuiDialog-root .MuiDialog-container, .MuiDialog-root .MuiBackdrop-root')].every(
+        (el) => getComputedStyle(el).opacity === '1',
+      ),
+    undefined,
+    { polling: 'raf', timeout: 10_000 },
+  );
   const problems = (await unlabelledInputs(dialog)).map((x) => `${a.name} dialog: ${x}`);
   // the dialog's markup is the same for every persona: axe once per screen, action and language
   const seen = `${page.url().split('?')[0]} ${a.name} ${session.locale}`;
@@ -310,7 +333,10 @@ async function checkVisit(session: Session, v: Visit): Promise<{ problems: strin
     const started = Date.now();
     await page.goto(s.path);
     const title = `${t(locale, s.titleKey)} - ${t(locale, metadata.app.titleKey)}`;
-    await page.waitForFunction((want) => document.title === want && !document.querySelector('.MuiCircularProgress-root'), title, { polling: 'raf', timeout: 30_000 });
+    await page.waitForFunction((want) => document.title === want && !document.querySelector('.MuiCircularProgress-root'), title, {
+      polling: 'raf',
+      timeout: 30_000,
+    });
     ms = Date.now() - started;
     await session.idle();
     lap('open');
@@ -372,8 +398,13 @@ async function checkMenu(session: Session): Promise<string[]> {
   const { page, persona, locale } = session;
   const problems: string[] = [];
   await expect(menu(page)).toBeVisible();
-  const paths = await menu(page).locator('[data-testid="menu-item"]').evaluateAll((els) => els.map((el) => el.getAttribute('data-path')!).sort());
-  const expected = metadata.screens.filter((s) => s.menu && !s.hidden && mayOpen(s, persona)).map((s) => s.path).sort();
+  const paths = await menu(page)
+    .locator('[data-testid="menu-item"]')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-path')!).sort());
+  const expected = metadata.screens
+    .filter((s) => s.menu && !s.hidden && mayOpen(s, persona))
+    .map((s) => s.path)
+    .sort();
   if (JSON.stringify(paths) !== JSON.stringify(expected)) problems.push(`menu [${paths}] but the matrix opens [${expected}]`);
   for (const s of metadata.screens.filter((x) => !SHELL_KINDS.includes(x.kind) && !mayOpen(x, persona))) {
     await goInApp(page, s.path);
@@ -415,16 +446,21 @@ const test = base.extend<object, { sessions: Sessions }>({
 /** Runs `fn` over the items, at most `n` at a time. */
 async function pool<T>(items: readonly T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   const queue = [...items];
-  await Promise.all(Array.from({ length: Math.min(n, queue.length) }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, queue.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+    }),
+  );
 }
 
 /** A visit that threw leaves its page as it was: close any dialog, back to the home page. */
 async function recover(session: Session): Promise<void> {
   await session.page.keyboard.press('Escape').catch(() => undefined);
   await session.page.goto('/dashboard').catch(() => undefined);
-  await session.page.getByTestId('layout').waitFor({ timeout: 15_000 }).catch(() => undefined);
+  await session.page
+    .getByTestId('layout')
+    .waitFor({ timeout: 15_000 })
+    .catch(() => undefined);
 }
 
 const label = (v: Pick<Visit, 'persona' | 'locale'>) => `${v.persona.key} ${v.locale}`;
@@ -467,16 +503,20 @@ base('the checks find what they look for (a page with one fault of each kind)', 
 test('menus: each persona sees the screens the matrix opens, the others answer 401', async ({ sessions }) => {
   test.setTimeout(300_000);
   const found: Record<string, string[]> = {};
-  await pool(PERSONAS.flatMap((persona) => LOCALES.map((locale) => ({ persona, locale }))), CONCURRENCY, async (pl) => {
-    const session = await sessions.get(pl.persona, pl.locale);
-    try {
-      const problems = await checkMenu(session);
-      if (problems.length) found[label(pl)] = problems;
-    } catch (err) {
-      found[label(pl)] = [String((err as Error).message).split('\n')[0]];
-      await recover(session);
-    }
-  });
+  await pool(
+    PERSONAS.flatMap((persona) => LOCALES.map((locale) => ({ persona, locale }))),
+    CONCURRENCY,
+    async (pl) => {
+      const session = await sessions.get(pl.persona, pl.locale);
+      try {
+        const problems = await checkMenu(session);
+        if (problems.length) found[label(pl)] = problems;
+      } catch (err) {
+        found[label(pl)] = [String((err as Error).message).split('\n')[0]];
+        await recover(session);
+      }
+    },
+  );
   expect(found).toEqual({});
 });
 
@@ -495,7 +535,13 @@ for (const s of screensInPlan) {
         if (problems.length) found[label(v)] = problems;
         else record(info, 'covered.jsonl', { key: visitKey(v) });
       } catch (err) {
-        found[label(v)] = [String((err as Error).message).split('\n').slice(0, 3).join(' '), session.whereabouts()];
+        found[label(v)] = [
+          String((err as Error).message)
+            .split('\n')
+            .slice(0, 3)
+            .join(' '),
+          session.whereabouts(),
+        ];
         await recover(session);
       }
     });
@@ -509,7 +555,9 @@ test('coverage: every screen x permitted persona x language was checked, none sk
   const covered = new Set(readRecords<{ key: string }>(info, 'covered.jsonl').map((r) => r.key));
   const missing = planned.filter((k) => !covered.has(k));
   const lines = screensInPlan.map((s) => `${s.name}: ${[...new Set(VISITS.filter((v) => v.screen === s).map((v) => v.persona.key))].join(', ')}`);
-  console.log(`metadata suite: ${planned.length} visits = ${screensInPlan.length} screens x permitted personas (of ${PERSONAS.map((p) => p.key).join(', ')}) x ${LOCALES.length} languages\n  ${lines.join('\n  ')}`);
+  console.log(
+    `metadata suite: ${planned.length} visits = ${screensInPlan.length} screens x permitted personas (of ${PERSONAS.map((p) => p.key).join(', ')}) x ${LOCALES.length} languages\n  ${lines.join('\n  ')}`,
+  );
   expect(missing, 'visits planned from the metadata but not checked').toEqual([]);
 });
 
@@ -522,7 +570,9 @@ test('render times: reported; only a gross budget fails', async ({}, info) => {
     const sorted = [...ms].sort((a, b) => a - b);
     return { screen, best: sorted[0], median: sorted[Math.floor(sorted.length / 2)], worst: sorted[sorted.length - 1], n: sorted.length };
   });
-  console.log(`menu click -> screen rendered with its data (ms; best / median / worst of its visits; ${CONCURRENCY} pages at a time):\n${lines.map((l) => `  ${l.screen.padEnd(28)} ${String(l.best).padStart(6)} ${String(l.median).padStart(6)} ${String(l.worst).padStart(6)}  (${l.n})`).join('\n')}`);
+  console.log(
+    `menu click -> screen rendered with its data (ms; best / median / worst of its visits; ${CONCURRENCY} pages at a time):\n${lines.map((l) => `  ${l.screen.padEnd(28)} ${String(l.best).padStart(6)} ${String(l.median).padStart(6)} ${String(l.worst).padStart(6)}  (${l.n})`).join('\n')}`,
+  );
   await info.attach('render-times.json', { contentType: 'application/json', body: JSON.stringify(lines, null, 2) });
   // a screen fails only when even its fastest visit is over the budget: one slow moment is not a finding
   expect(lines.filter((l) => l.best > BUDGET_MS).map((l) => `${l.screen}: best ${l.best} ms > ${BUDGET_MS} ms`)).toEqual([]);

@@ -171,7 +171,8 @@ test.describe('navigation rules', () => {
     await page.evaluate(() => localStorage.setItem('RaStorePortal.orders.listParams', '{"page":2}'));
     await logout(page);
     const left = await page.evaluate(() => Object.keys(localStorage));
-    for (const k of ['portal.token', 'portal.accountStatus', 'portal.user', 'portal.warehouse', 'portal.userId', 'RaStorePortal.orders.listParams']) expect(left).not.toContain(k);
+    for (const k of ['portal.token', 'portal.accountStatus', 'portal.user', 'portal.warehouse', 'portal.userId', 'RaStorePortal.orders.listParams'])
+      expect(left).not.toContain(k);
     expect(await page.evaluate(() => sessionStorage.getItem('portal.tabs'))).toBeNull();
     await page.goto('/dashboard');
     await expect(page).toHaveURL('/login?redirect=%2Fdashboard');

@@ -41,7 +41,8 @@ function exportUrl(resource: string, q: { screen?: string; filter?: Record<strin
   return `/api/${resource}/export?${p.toString()}`;
 }
 
-const get = (url: string, token?: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { ...(token ? bearer(token) : {}), ...headers } });
+const get = (url: string, token?: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { ...(token ? bearer(token) : {}), ...headers } });
 
 async function exportSheet(url: string, token: string, lang = 'zh-CN') {
   const r = await get(url, token, { 'accept-language': lang });
@@ -68,11 +69,16 @@ const ALL = { orderNo_like: 'P' };
 
 describe('export of the orderSearch screen', () => {
   it('as sup01 in zh-CN: headers, file name, labels, formats; exactly the rows the list API gives', async () => {
-    const { r, header, rows, name } = await exportSheet(exportUrl('orders', { screen: 'orderSearch', filter: ALL, sort: ['orderNo', 'ASC'], tz: 'UTC' }), sup01);
+    const { r, header, rows, name } = await exportSheet(
+      exportUrl('orders', { screen: 'orderSearch', filter: ALL, sort: ['orderNo', 'ASC'], tz: 'UTC' }),
+      sup01,
+    );
     expect(r.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(r.headers['cache-control']).toBe('no-store');
     const title = label('zh-CN', 'route.orderSearch');
-    expect(decodeURIComponent(/filename\*=UTF-8''(.+)$/.exec(r.headers['content-disposition'] as string)![1])).toMatch(new RegExp(`^${title}-\\d{8}-\\d{6}\\.xlsx$`));
+    expect(decodeURIComponent(/filename\*=UTF-8''(.+)$/.exec(r.headers['content-disposition'] as string)![1])).toMatch(
+      new RegExp(`^${title}-\\d{8}-\\d{6}\\.xlsx$`),
+    );
     expect(r.headers['content-disposition']).toMatch(/^attachment; filename="[\x20-\x7e]+"/);
     expect(name).toBe(title);
 
@@ -103,7 +109,7 @@ describe('export of the orderSearch screen', () => {
     expect(rows.every((c) => statusLabels.has(String(c[col('status')])))).toBe(true);
   });
 
-  it('scope: only rows of the caller\'s supplier and warehouse; another supplier\'s never', async () => {
+  it("scope: only rows of the caller's supplier and warehouse; another supplier's never", async () => {
     const a = await exportSheet(exportUrl('orders', { screen: 'orderSearch', filter: ALL }), sup01);
     const b = await exportSheet(exportUrl('orders', { screen: 'orderSearch', filter: ALL }), sup02);
     const mine = (rows: CellValue[][], supplier: string) => rows.every((c) => SUPPLIER_COLUMNS.some((f) => c[col(f)] === supplier));
@@ -123,7 +129,11 @@ describe('export of the orderSearch screen', () => {
   });
 
   it('en-US via Accept-Language: English headers, code labels and file name', async () => {
-    const { r, header, rows } = await exportSheet(exportUrl('orders', { screen: 'orderSearch', filter: { ...ALL, status: [code('purchaseOrderStatus', 'released')] } }), sup01, 'en-US');
+    const { r, header, rows } = await exportSheet(
+      exportUrl('orders', { screen: 'orderSearch', filter: { ...ALL, status: [code('purchaseOrderStatus', 'released')] } }),
+      sup01,
+      'en-US',
+    );
     expect(header).toEqual(orderSearch.columns.map((c) => label('en-US', c.labelKey)));
     expect(header).not.toEqual(orderSearch.columns.map((c) => label('zh-CN', c.labelKey)));
     const released = label('en-US', `code.purchaseOrderStatus.${code('purchaseOrderStatus', 'released')}`);
@@ -259,7 +269,10 @@ describe('refusals', () => {
     const utc = await exportSheet(exportUrl('orders', { screen: 'orderSearch', filter: ALL, tz: 'UTC' }), sup01);
     const sh = await exportSheet(exportUrl('orders', { screen: 'orderSearch', filter: ALL, tz: 'Asia/Shanghai' }), sup01);
     const i = utc.rows.findIndex((c) => c[col('receiveTime')]);
-    const plus8 = new Date(Date.parse(`${String(utc.rows[i][col('receiveTime')]).replace(' ', 'T')}Z`) + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const plus8 = new Date(Date.parse(`${String(utc.rows[i][col('receiveTime')]).replace(' ', 'T')}Z`) + 8 * 3600_000)
+      .toISOString()
+      .slice(0, 19)
+      .replace('T', ' ');
     expect(sh.rows[i][col('receiveTime')]).toBe(plus8);
     // plain dates do not move
     expect(sh.rows[i][col('releaseDate')]).toBe(utc.rows[i][col('releaseDate')]);
@@ -280,11 +293,28 @@ describe('refusals', () => {
 });
 
 describe('cells', () => {
-  const field = (type: CompiledField['type'], extra: Partial<CompiledField> = {}) => ({ name: 'x', column: 'x', type, labelKey: 'field.common.remarks', required: false, unique: false, readOnly: false, createOnly: false, private: false, rules: [], filter: [], sort: false, search: false, system: false, ...extra }) as CompiledField;
+  const field = (type: CompiledField['type'], extra: Partial<CompiledField> = {}) =>
+    ({
+      name: 'x',
+      column: 'x',
+      type,
+      labelKey: 'field.common.remarks',
+      required: false,
+      unique: false,
+      readOnly: false,
+      createOnly: false,
+      private: false,
+      rules: [],
+      filter: [],
+      sort: false,
+      search: false,
+      system: false,
+      ...extra,
+    }) as CompiledField;
   const cell = (f: CompiledField, v: unknown, locale: Locale = 'zh-CN', format?: 'date' | 'datetime' | 'money', tz = 'Asia/Shanghai') =>
     columnConverter(f, { field: 'x', labelKey: f.labelKey, ...(format ? { format } : {}) }, locale, wallClock(tz)).convert(v);
 
-  it('booleans as export.yes / export.no in the caller\'s language; null stays empty', () => {
+  it("booleans as export.yes / export.no in the caller's language; null stays empty", () => {
     const b = field('boolean');
     expect([cell(b, 1), cell(b, 0), cell(b, null)]).toEqual([label('zh-CN', 'export.yes'), label('zh-CN', 'export.no'), null]);
     expect([cell(b, 1, 'en-US'), cell(b, 0, 'en-US')]).toEqual(['Yes', 'No']);
@@ -347,7 +377,11 @@ describe('streaming', () => {
   it('the stream writer: 100,000 rows with bounded memory, readable back', async () => {
     const N = 100_000;
     const header = ['文本 Text', 'Number', 'Bool', 'Date', 'Empty', 'Escaped'];
-    const w = new XlsxStreamWriter({ sheetName: 'Bench: 100k/rows', header, columns: [{ width: 20, style: 'text' }, { style: 'money' }, {}, { style: 'text' }, {}, {}] });
+    const w = new XlsxStreamWriter({
+      sheetName: 'Bench: 100k/rows',
+      header,
+      columns: [{ width: 20, style: 'text' }, { style: 'money' }, {}, { style: 'text' }, {}, {}],
+    });
     global.gc?.();
     const heap0 = process.memoryUsage().heapUsed;
     const rss0 = process.memoryUsage().rss;
@@ -358,7 +392,14 @@ describe('streaming', () => {
     const ended = new Promise((resolve, reject) => w.stream.on('end', resolve).on('error', reject));
     const started = performance.now();
     for (let i = 0; i < N; i++) {
-      w.addRow([`订单 ${String(i).padStart(8, '0')}`, i * 1.25, i % 2 === 0, `2026-01-${String((i % 28) + 1).padStart(2, '0')}`, null, i % 1000 === 0 ? ` <a & "b"> \u0001 ` : 'x']);
+      w.addRow([
+        `订单 ${String(i).padStart(8, '0')}`,
+        i * 1.25,
+        i % 2 === 0,
+        `2026-01-${String((i % 28) + 1).padStart(2, '0')}`,
+        null,
+        i % 1000 === 0 ? ` <a & "b"> \u0001 ` : 'x',
+      ]);
       if (w.wantsFlush) {
         w.flush();
         await w.ready();
@@ -371,7 +412,9 @@ describe('streaming', () => {
     await ended;
     const ms = performance.now() - started;
     const bytes = chunks.reduce((n, c) => n + c.length, 0);
-    console.log(`xlsx-stream: ${N} rows in ${ms.toFixed(0)} ms, ${(bytes / 1e6).toFixed(1)} MB; heap peak +${((peakHeap - heap0) / 1e6).toFixed(1)} MB, rss peak +${((peakRss - rss0) / 1e6).toFixed(1)} MB (the ${(bytes / 1e6).toFixed(1)} MB collected by this test included)`);
+    console.log(
+      `xlsx-stream: ${N} rows in ${ms.toFixed(0)} ms, ${(bytes / 1e6).toFixed(1)} MB; heap peak +${((peakHeap - heap0) / 1e6).toFixed(1)} MB, rss peak +${((peakRss - rss0) / 1e6).toFixed(1)} MB (the ${(bytes / 1e6).toFixed(1)} MB collected by this test included)`,
+    );
     expect(w.rowCount).toBe(N);
 
     const sheet = readFirstSheet(Buffer.concat(chunks));
@@ -379,7 +422,14 @@ describe('streaming', () => {
     expect(sheet.rows).toHaveLength(N + 1);
     expect(sheet.rows[0].cells).toEqual(header);
     expect(sheet.rows[1].cells).toEqual(['订单 00000000', 0, true, '2026-01-01', null, ' <a & "b">  ']);
-    expect(sheet.rows[N].cells).toEqual([`订单 ${String(N - 1).padStart(8, '0')}`, (N - 1) * 1.25, false, `2026-01-${String(((N - 1) % 28) + 1).padStart(2, '0')}`, null, 'x']);
+    expect(sheet.rows[N].cells).toEqual([
+      `订单 ${String(N - 1).padStart(8, '0')}`,
+      (N - 1) * 1.25,
+      false,
+      `2026-01-${String(((N - 1) % 28) + 1).padStart(2, '0')}`,
+      null,
+      'x',
+    ]);
   });
 
   it('the stream writer: 100,000 rows as wide as orderSearch (21 columns), consumed as they come', async () => {
@@ -396,7 +446,29 @@ describe('streaming', () => {
     const cpu0 = process.cpuUsage();
     const started = performance.now();
     for (let i = 0; i < N; i++) {
-      w.addRow([`P2026${String(i).padStart(8, '0')}`, i % 50, `04E-521-${i % 997}-A`, '常规订单', 100 + (i % 30), 5, 3, 2, 10, '2026-03-01', '2026-02-11', '2026-02-11 08:31:22', '上海配件中心 D区6号收货口', '专用包装', '第三方物流配送', '已关闭', 'PDC01', 'S001', 'S001', 'S001', i % 7]);
+      w.addRow([
+        `P2026${String(i).padStart(8, '0')}`,
+        i % 50,
+        `04E-521-${i % 997}-A`,
+        '常规订单',
+        100 + (i % 30),
+        5,
+        3,
+        2,
+        10,
+        '2026-03-01',
+        '2026-02-11',
+        '2026-02-11 08:31:22',
+        '上海配件中心 D区6号收货口',
+        '专用包装',
+        '第三方物流配送',
+        '已关闭',
+        'PDC01',
+        'S001',
+        'S001',
+        'S001',
+        i % 7,
+      ]);
       if (w.wantsFlush) {
         w.flush();
         await w.ready();
@@ -409,7 +481,9 @@ describe('streaming', () => {
     await ended;
     const ms = performance.now() - started;
     const cpu = process.cpuUsage(cpu0);
-    console.log(`xlsx-stream, 21 columns: ${N} rows in ${ms.toFixed(0)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms), ${(bytes / 1e6).toFixed(1)} MB; heap peak +${((peakHeap - heap0) / 1e6).toFixed(1)} MB, rss peak +${((peakRss - rss0) / 1e6).toFixed(1)} MB`);
+    console.log(
+      `xlsx-stream, 21 columns: ${N} rows in ${ms.toFixed(0)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms), ${(bytes / 1e6).toFixed(1)} MB; heap peak +${((peakHeap - heap0) / 1e6).toFixed(1)} MB, rss peak +${((peakRss - rss0) / 1e6).toFixed(1)} MB`,
+    );
     expect(w.rowCount).toBe(N);
     expect(bytes).toBeGreaterThan(1e6);
   });

@@ -54,7 +54,16 @@ function Leaf({ item, depth, active, collapsed, onNavigate }: { item: MenuLeaf; 
   const selectedColor = useSelectedColor();
   const label = translate(item.titleKey);
   const button = (
-    <ListItemButton component={RouterLink} to={item.path} selected={active} onClick={onNavigate} sx={itemSx(depth, collapsed, selectedColor)} data-testid="menu-item" data-path={item.path} aria-current={active ? 'page' : undefined}>
+    <ListItemButton
+      component={RouterLink}
+      to={item.path}
+      selected={active}
+      onClick={onNavigate}
+      sx={itemSx(depth, collapsed, selectedColor)}
+      data-testid="menu-item"
+      data-path={item.path}
+      aria-current={active ? 'page' : undefined}
+    >
       <ListItemIcon>
         <NavIcon name={item.icon} />
       </ListItemIcon>
@@ -74,7 +83,21 @@ function Leaf({ item, depth, active, collapsed, onNavigate }: { item: MenuLeaf; 
   );
 }
 
-function Group({ group, open, onToggle, activePath, collapsed, onNavigate }: { group: MenuGroup; open: boolean; onToggle: () => void; activePath: string; collapsed: boolean; onNavigate?: () => void }) {
+function Group({
+  group,
+  open,
+  onToggle,
+  activePath,
+  collapsed,
+  onNavigate,
+}: {
+  group: MenuGroup;
+  open: boolean;
+  onToggle: () => void;
+  activePath: string;
+  collapsed: boolean;
+  onNavigate?: () => void;
+}) {
   const translate = useTranslate();
   const selectedColor = useSelectedColor();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -84,7 +107,15 @@ function Group({ group, open, onToggle, activePath, collapsed, onNavigate }: { g
     return (
       <ListItem disablePadding sx={{ display: 'block' }}>
         <Tooltip title={label} placement="right">
-          <ListItemButton onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)} selected={containsActive} sx={itemSx(0, true, selectedColor)} data-testid="menu-group" data-key={group.key} aria-label={label} aria-haspopup="menu">
+          <ListItemButton
+            onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)}
+            selected={containsActive}
+            sx={itemSx(0, true, selectedColor)}
+            data-testid="menu-group"
+            data-key={group.key}
+            aria-label={label}
+            aria-haspopup="menu"
+          >
             <ListItemIcon>
               <NavIcon name={group.icon} />
             </ListItemIcon>
@@ -92,7 +123,18 @@ function Group({ group, open, onToggle, activePath, collapsed, onNavigate }: { g
         </Tooltip>
         <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'top', horizontal: 'right' }}>
           {group.items.map((i) => (
-            <MenuItem key={i.path} component={RouterLink} to={i.path} selected={i.path === activePath} onClick={() => { setAnchor(null); onNavigate?.(); }} data-testid="menu-item" data-path={i.path}>
+            <MenuItem
+              key={i.path}
+              component={RouterLink}
+              to={i.path}
+              selected={i.path === activePath}
+              onClick={() => {
+                setAnchor(null);
+                onNavigate?.();
+              }}
+              data-testid="menu-item"
+              data-path={i.path}
+            >
               {translate(i.titleKey)}
             </MenuItem>
           ))}
@@ -102,7 +144,13 @@ function Group({ group, open, onToggle, activePath, collapsed, onNavigate }: { g
   }
   return (
     <ListItem disablePadding sx={{ display: 'block' }}>
-      <ListItemButton onClick={onToggle} sx={{ ...itemSx(0, false, selectedColor), ...(containsActive ? { color: '#fff' } : {}) }} data-testid="menu-group" data-key={group.key} aria-expanded={open}>
+      <ListItemButton
+        onClick={onToggle}
+        sx={{ ...itemSx(0, false, selectedColor), ...(containsActive ? { color: '#fff' } : {}) }}
+        data-testid="menu-group"
+        data-key={group.key}
+        aria-expanded={open}
+      >
         <ListItemIcon>
           <NavIcon name={group.icon} />
         </ListItemIcon>
@@ -124,7 +172,23 @@ export function Logo({ collapsed }: { collapsed: boolean }) {
   const translate = useTranslate();
   const { settings } = useSettings();
   return (
-    <Box component={RouterLink} to={HOME_PATH} data-testid="sidebar-logo" sx={{ height: LOGO_HEIGHT, display: 'flex', alignItems: 'center', justifyContent: collapsed ? 'center' : 'flex-start', gap: 1.25, px: collapsed ? 0 : 2, bgcolor: '#2b2f3a', color: '#fff', textDecoration: 'none', flexShrink: 0 }}>
+    <Box
+      component={RouterLink}
+      to={HOME_PATH}
+      data-testid="sidebar-logo"
+      sx={{
+        height: LOGO_HEIGHT,
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: collapsed ? 'center' : 'flex-start',
+        gap: 1.25,
+        px: collapsed ? 0 : 2,
+        bgcolor: '#2b2f3a',
+        color: '#fff',
+        textDecoration: 'none',
+        flexShrink: 0,
+      }}
+    >
       {/* an icon carries no text: the theme colour itself */}
       <LocalShipping sx={{ color: settings.themeColor }} />
       {!collapsed && (
@@ -152,7 +216,12 @@ export function Sidebar({ collapsed, onNavigate }: SidebarProps) {
   }, [entries, activePath]);
 
   return (
-    <Box component="nav" data-testid="sidebar" data-collapsed={collapsed} sx={{ height: '100%', display: 'flex', flexDirection: 'column', bgcolor: SIDEBAR_BG, overflowX: 'hidden' }}>
+    <Box
+      component="nav"
+      data-testid="sidebar"
+      data-collapsed={collapsed}
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column', bgcolor: SIDEBAR_BG, overflowX: 'hidden' }}
+    >
       {settings.sidebarLogo && <Logo collapsed={collapsed} />}
       <Box sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
         <List disablePadding data-testid="menu">
@@ -160,7 +229,15 @@ export function Sidebar({ collapsed, onNavigate }: SidebarProps) {
             e.kind === 'item' ? (
               <Leaf key={e.path} item={e} depth={0} active={e.path === activePath} collapsed={collapsed} onNavigate={onNavigate} />
             ) : (
-              <Group key={e.key} group={e} open={openKey === e.key} onToggle={() => setOpenKey((k) => (k === e.key ? null : e.key))} activePath={activePath} collapsed={collapsed} onNavigate={onNavigate} />
+              <Group
+                key={e.key}
+                group={e}
+                open={openKey === e.key}
+                onToggle={() => setOpenKey((k) => (k === e.key ? null : e.key))}
+                activePath={activePath}
+                collapsed={collapsed}
+                onNavigate={onNavigate}
+              />
             ),
           )}
         </List>

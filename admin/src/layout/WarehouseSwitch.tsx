@@ -51,7 +51,12 @@ export function WarehouseSwitch() {
     <>
       {/* describeChild: the tooltip describes the button; its name stays the warehouse it shows (WCAG 2.5.3) */}
       <Tooltip title={translate('shell.header.warehouse')} describeChild>
-        <Button onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)} startIcon={<WarehouseIcon fontSize="small" />} data-testid="warehouse-switch" sx={{ textTransform: 'none', color: 'text.primary', whiteSpace: 'nowrap' }}>
+        <Button
+          onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)}
+          startIcon={<WarehouseIcon fontSize="small" />}
+          data-testid="warehouse-switch"
+          sx={{ textTransform: 'none', color: 'text.primary', whiteSpace: 'nowrap' }}
+        >
           {current ? warehouseLabel(current, locale) : user?.warehouseCode}
         </Button>
       </Tooltip>

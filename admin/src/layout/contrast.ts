@@ -16,7 +16,14 @@ export function parseHex(color: string): Rgb {
   return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as Rgb;
 }
 
-const toHex = (rgb: Rgb): string => `#${rgb.map((v) => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, '0')).join('')}`;
+const toHex = (rgb: Rgb): string =>
+  `#${rgb
+    .map((v) =>
+      Math.round(Math.min(255, Math.max(0, v)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 
 /** Relative luminance (WCAG 2.1). */
 export function luminance(color: string): number {

@@ -37,7 +37,12 @@ export function buildColumns(
 }
 
 /** `rows`: the records on screen, whose reference columns show the referenced records' titles (references.ts) */
-export function useLeanColumns(entity: CompiledEntity | undefined, columns: readonly CompiledColumn[], linkFirst = false, rows?: readonly LeanRecord[]): LeanColumn[] {
+export function useLeanColumns(
+  entity: CompiledEntity | undefined,
+  columns: readonly CompiledColumn[],
+  linkFirst = false,
+  rows?: readonly LeanRecord[],
+): LeanColumn[] {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const fields = useMemo(() => columns.map((c) => c.field), [columns]);

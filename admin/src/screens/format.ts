@@ -57,7 +57,13 @@ export function formatJson(value: unknown): string {
  * Builds the formatter of one column (or one field shown in a form/detail). `titles`: a reference
  * field's id -> the referenced record's title (references.ts); an id without one shows as is.
  */
-export function makeFormatter(field: CompiledField | undefined, format: ColumnFormat, translate: Translate, locale: string, titles?: ReadonlyMap<string, string>): Formatter {
+export function makeFormatter(
+  field: CompiledField | undefined,
+  format: ColumnFormat,
+  translate: Translate,
+  locale: string,
+  titles?: ReadonlyMap<string, string>,
+): Formatter {
   const empty = (v: unknown) => v === null || v === undefined || v === '';
   if (field?.type === 'ref') return (v) => (empty(v) ? '' : (titles?.get(String(v)) ?? String(v)));
   if (format === 'date' || (!format && field?.type === 'date')) return formatDate;
@@ -116,7 +122,10 @@ function valueWidth(field: CompiledField | undefined, format: ColumnFormat, tran
     return Math.max(0, ...(table?.values ?? []).map((v) => text(translate(codeLabelKey(table.name, v.code), { _: v.code }))));
   }
   if (field?.type === 'integer' || field?.type === 'ref' || field?.type === 'decimal' || format === 'money' || format === 'number') {
-    const intDigits = field?.type === 'decimal' ? Math.max(1, (field.precision ?? 15) - (field.scale ?? 0)) : String(Math.trunc(Math.max(Math.abs(field?.minimum ?? 0), Math.abs(field?.maximum ?? 999999)))).length;
+    const intDigits =
+      field?.type === 'decimal'
+        ? Math.max(1, (field.precision ?? 15) - (field.scale ?? 0))
+        : String(Math.trunc(Math.max(Math.abs(field?.minimum ?? 0), Math.abs(field?.maximum ?? 999999)))).length;
     const scale = field?.type === 'decimal' ? (field.scale ?? 0) : 0;
     const negative = (field?.minimum ?? 0) < 0 ? '-' : '';
     const biggest = Number('9'.repeat(Math.min(intDigits, 15)));
@@ -134,7 +143,13 @@ function valueWidth(field: CompiledField | undefined, format: ColumnFormat, tran
  * code label, the biggest number of its range, an identifier's maxLength characters. Free text
  * stops at 240 px (its cells show the rest in their title). Measured in the table's font.
  */
-export function widthOf(field: CompiledField | undefined, format: ColumnFormat, label: string, translate: Translate = (k, o) => String(o?._ ?? k), locale = 'zh-CN'): number {
+export function widthOf(
+  field: CompiledField | undefined,
+  format: ColumnFormat,
+  label: string,
+  translate: Translate = (k, o) => String(o?._ ?? k),
+  locale = 'zh-CN',
+): number {
   const header = textMeasurer(600)(label) + CELL_EXTRA_PX + (field?.sort ? SORT_MARK_PX : 0);
   const value = valueWidth(field, format, translate, locale, textMeasurer(400)) + CELL_EXTRA_PX;
   return Math.ceil(Math.max(header, value));

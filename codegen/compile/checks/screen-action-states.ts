@@ -7,7 +7,8 @@
  */
 import type { Check } from '../run-checks.ts';
 
-const statesIn = (f: Record<string, unknown>, field: string): string[] | null => (field in f ? (Array.isArray(f[field]) ? (f[field] as unknown[]) : [f[field]]).map(String) : null);
+const statesIn = (f: Record<string, unknown>, field: string): string[] | null =>
+  field in f ? (Array.isArray(f[field]) ? (f[field] as unknown[]) : [f[field]]).map(String) : null;
 
 export default {
   about: "a list screen's action button has rows to act on: the action's from-states meet the states its fixed filter and tabs list",
@@ -30,7 +31,11 @@ export default {
           if (!listed || a.from.some((c) => listed!.includes(c))) continue;
           const table = model.codeTables[e.fields[field]?.codeTable ?? ''];
           const keys = (codes: string[]) => codes.map((c) => table?.values.find((v) => v.code === c)?.key ?? c).join(', ');
-          err(file, `${base}/buttons/${i}`, `button "${b}": action "${a.name}" needs ${field} in [${keys(a.from)}], but this screen lists only [${keys(listed)}], so it could never be used here`);
+          err(
+            file,
+            `${base}/buttons/${i}`,
+            `button "${b}": action "${a.name}" needs ${field} in [${keys(a.from)}], but this screen lists only [${keys(listed)}], so it could never be used here`,
+          );
         }
       });
     }

@@ -5,7 +5,8 @@ import en from '../../../admin/src/generated/messages.en-US.json';
 import { alignOf, formatDate, formatDateTime, formatFileSize, formatJson, makeFormatter, widthOf } from '../../../admin/src/screens/format.ts';
 import { CELL_EXTRA_PX, textMeasurer } from '../../../admin/src/screens/table/measure.ts';
 
-const translate = (k: string, o?: Record<string, unknown>) => (en as Record<string, string>)[k] ?? (k === 'ra.boolean.true' ? 'Yes' : k === 'ra.boolean.false' ? 'No' : String(o?._ ?? k));
+const translate = (k: string, o?: Record<string, unknown>) =>
+  (en as Record<string, string>)[k] ?? (k === 'ra.boolean.true' ? 'Yes' : k === 'ra.boolean.false' ? 'No' : String(o?._ ?? k));
 const pad = (n: number) => String(n).padStart(2, '0');
 
 describe('format', () => {
@@ -17,7 +18,9 @@ describe('format', () => {
   });
   it('date-times are yyyy-MM-dd HH:mm:ss in local time', () => {
     const d = new Date('2026-11-22T10:28:07.146Z');
-    expect(formatDateTime('2026-11-22T10:28:07.146Z')).toBe(`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`);
+    expect(formatDateTime('2026-11-22T10:28:07.146Z')).toBe(
+      `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`,
+    );
   });
   it('code values show their translated label', () => {
     const f = makeFormatter(metadata.entities.order.fields.status, undefined, translate, 'en-US');
@@ -48,8 +51,10 @@ describe('format', () => {
     expect(widthOf(undefined, 'date', 'D', translate, 'en-US')).toBeGreaterThanOrEqual(text('2026-11-22') + CELL_EXTRA_PX);
     expect(widthOf({ ...order.fields.orderNo, identifier: undefined, maxLength: 500 }, undefined, 'R', translate, 'en-US')).toBe(240);
   });
-  it('JSON (an interface message\'s payload) is indented; text that is no JSON stays as it is', () => {
-    expect(makeFormatter(metadata.entities.interfaceMessage.fields.payload, 'json', translate, 'en-US')('{"orderNo":"P1","lines":[{"qty":2}]}')).toBe('{\n  "orderNo": "P1",\n  "lines": [\n    {\n      "qty": 2\n    }\n  ]\n}');
+  it("JSON (an interface message's payload) is indented; text that is no JSON stays as it is", () => {
+    expect(makeFormatter(metadata.entities.interfaceMessage.fields.payload, 'json', translate, 'en-US')('{"orderNo":"P1","lines":[{"qty":2}]}')).toBe(
+      '{\n  "orderNo": "P1",\n  "lines": [\n    {\n      "qty": 2\n    }\n  ]\n}',
+    );
     expect(formatJson('gateway timeout')).toBe('gateway timeout');
     expect(formatJson(null)).toBe('');
   });

@@ -33,7 +33,11 @@ export function LookupInput({ field, label, testId }: { field: CompiledField; la
       setLoading(true);
       const targetField = target.fields[lookup.field];
       const filter = typed && targetField.type === 'string' ? { [`${lookup.field}_like`]: typed } : {};
-      dp.getList<RaRecord>(target.resource, { filter, pagination: { page: 1, perPage: LOOKUP_OPTIONS }, sort: { field: targetField.sort ? lookup.field : target.defaultSort.field, order: 'ASC' } })
+      dp.getList<RaRecord>(target.resource, {
+        filter,
+        pagination: { page: 1, perPage: LOOKUP_OPTIONS },
+        sort: { field: targetField.sort ? lookup.field : target.defaultSort.field, order: 'ASC' },
+      })
         .then(({ data }) => {
           if (!cancelled) setOptions([...new Set(data.map((r) => String(r[lookup.field] ?? '')).filter(Boolean))]);
         })

@@ -80,7 +80,18 @@ function RelatedPanel({ title, onClose, children }: { title: string; onClose: ()
       elevation={8}
       square
       data-testid="related-panel"
-      sx={{ position: 'fixed', right: 0, top: HEADER_HEIGHT + TAGS_HEIGHT, bottom: 0, width: { xs: '100%', md: '45%' }, maxWidth: 820, zIndex: (t) => t.zIndex.drawer, p: 1.5, pt: 1, overflow: 'auto' }}
+      sx={{
+        position: 'fixed',
+        right: 0,
+        top: HEADER_HEIGHT + TAGS_HEIGHT,
+        bottom: 0,
+        width: { xs: '100%', md: '45%' },
+        maxWidth: 820,
+        zIndex: (t) => t.zIndex.drawer,
+        p: 1.5,
+        pt: 1,
+        overflow: 'auto',
+      }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         <Typography variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }} data-testid="related-panel-title">
@@ -144,7 +155,10 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
   const recordActions = useMemo(() => actions.filter((a) => !a.collection), [actions]);
   const [current, setCurrent] = useState<RaRecord | null>(null);
   const [formRecord, setFormRecord] = useState<RaRecord | null | undefined>(undefined);
-  const runner = useActionRunner(entity, useCallback(() => onUnselectItems(), [onUnselectItems]));
+  const runner = useActionRunner(
+    entity,
+    useCallback(() => onUnselectItems(), [onUnselectItems]),
+  );
   const relation = fileRelation(screen);
   const files = useFileOps(relation?.resource ?? res);
   const rows = (enabled ? (data ?? []) : []) as LeanRecord[];
@@ -277,4 +291,3 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
     </>
   );
 }
-

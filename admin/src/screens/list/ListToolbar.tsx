@@ -100,14 +100,31 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
     .filter((a) => mayAction(screen, res, a))
     .map((a) => {
       if (a.collection) return btn(a.name, translate(a.labelKey), () => p.onAction(a, []));
-      return btn(a.name, translate(a.labelKey), withSelection(a.bulk, (rows) => p.onAction(a, rows)), stateForbids((r) => mayAction(screen, res, a, r), a.illegalTransitionKey));
+      return btn(
+        a.name,
+        translate(a.labelKey),
+        withSelection(a.bulk, (rows) => p.onAction(a, rows)),
+        stateForbids((r) => mayAction(screen, res, a, r), a.illegalTransitionKey),
+      );
     });
 
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center', mb: 1 }} data-testid="list-toolbar">
       {canAdd && btn('add', translate('button.add'), () => p.onAdd!(), undefined, 'contained')}
-      {showEdit && btn('edit', translate('button.edit'), withSelection(false, (rows) => p.onEdit!(rows[0])), stateForbids((r) => mayButton(screen, 'edit', res, 'edit', r), 'error.editNotAllowed'))}
-      {showDelete && btn('delete', translate('button.delete'), withSelection(true, () => setConfirmDelete(true)), stateForbids((r) => mayButton(screen, 'delete', res, 'delete', r), 'error.deleteNotAllowed'))}
+      {showEdit &&
+        btn(
+          'edit',
+          translate('button.edit'),
+          withSelection(false, (rows) => p.onEdit!(rows[0])),
+          stateForbids((r) => mayButton(screen, 'edit', res, 'edit', r), 'error.editNotAllowed'),
+        )}
+      {showDelete &&
+        btn(
+          'delete',
+          translate('button.delete'),
+          withSelection(true, () => setConfirmDelete(true)),
+          stateForbids((r) => mayButton(screen, 'delete', res, 'delete', r), 'error.deleteNotAllowed'),
+        )}
       {actionButtons}
       {showUpload &&
         (one && !(p.uploadAllowed && !p.uploadAllowed(one)) ? (
@@ -119,7 +136,11 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
           // the chosen row's state takes no files (a confirmed receipt keeps its document)
           btn('upload', translate('button.upload'), () => undefined, 'error.fileNotAllowed')
         ) : (
-          btn('upload', translate('button.upload'), withSelection(false, () => undefined))
+          btn(
+            'upload',
+            translate('button.upload'),
+            withSelection(false, () => undefined),
+          )
         ))}
       {showExport && btn('export', translate('button.export'), () => void doExport())}
       {selected.length > 0 && (
@@ -127,7 +148,14 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
           {translate('ui.selected', { count: selected.length })}
         </Typography>
       )}
-      <Confirm isOpen={confirmDelete} loading={busy} title="button.delete" content="message.confirmAction" onConfirm={() => void doDelete()} onClose={() => setConfirmDelete(false)} />
+      <Confirm
+        isOpen={confirmDelete}
+        loading={busy}
+        title="button.delete"
+        content="message.confirmAction"
+        onConfirm={() => void doDelete()}
+        onClose={() => setConfirmDelete(false)}
+      />
     </Box>
   );
 }

@@ -120,7 +120,13 @@ function sameActions(a: readonly RowAction[] | null, b: readonly RowAction[] | n
 const Row = memo(
   function Row({ record, index, columns, selectable, selected, current, actions, rowNumber, selectLabel }: RowProps) {
     return (
-      <tr data-testid="lean-row" data-id={String(record.id)} data-index={index} aria-rowindex={index + 2} className={current ? 'lt-current' : selected ? 'lt-selected' : index % 2 ? 'lt-odd' : undefined}>
+      <tr
+        data-testid="lean-row"
+        data-id={String(record.id)}
+        data-index={index}
+        aria-rowindex={index + 2}
+        className={current ? 'lt-current' : selected ? 'lt-selected' : index % 2 ? 'lt-odd' : undefined}
+      >
         {rowNumber !== null && <td className="lt-num">{rowNumber}</td>}
         {selectable && (
           <td className="lt-check">
