@@ -88,6 +88,14 @@ async function clickMenuEntry(page: Page, path: string): Promise<void> {
     if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
     await expect(group).toHaveAttribute('aria-expanded', 'true');
     await expect(item).toBeVisible();
+    // the groups' opening and closing have ended: while they move, the menu's scroll bar may come and
+    // go and the labels re-wrap, so an entry can move between the press and the release (the click,
+    // lost, then opened nothing about once in a dozen visits on a loaded machine)
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('[data-testid="menu"] .MuiCollapse-root')].every((c) => c.matches('.MuiCollapse-entered, .MuiCollapse-hidden')),
+      undefined,
+      { polling: 'raf', timeout: 10_000 },
+    );
   }
   await page.evaluate(() => ((window as unknown as { __navStart: number }).__navStart = performance.now()));
   await item.click();
