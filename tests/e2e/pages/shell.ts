@@ -58,17 +58,18 @@ export async function menuPaths(page: Page): Promise<string[]> {
 }
 
 /** Opens a page through the menu (opening its group first when needed). */
-export async function openViaMenu(page: Page, path: string): Promise<void> {
+/** Opens a menu entry; `clickTimeout` bounds the wait for a clickable entry (a dialog may cover it). */
+export async function openViaMenu(page: Page, path: string, clickTimeout?: number): Promise<void> {
   const item = page.getByTestId('menu').locator(`[data-testid="menu-item"][data-path="${path}"]`);
   // entries of a group sit in the Collapse right after the group's button; ask the group, not the
   // entry's visibility (an entry of a group that is closing is still visible for a moment)
   const key = await item.evaluate((el) => el.closest('.MuiCollapse-root')?.previousElementSibling?.getAttribute('data-key') ?? null);
   if (key) {
     const group = page.getByTestId('menu').locator(`[data-testid="menu-group"][data-key="${key}"]`);
-    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click({ timeout: clickTimeout });
     await expect(group).toHaveAttribute('aria-expanded', 'true');
   }
-  await item.click();
+  await item.click({ timeout: clickTimeout });
   await expect(page).toHaveURL(new RegExp(`${path.replace(/[/]/g, '\\/')}$`));
 }
 
