@@ -92,7 +92,8 @@ export function decide(params: AccessParams, user: PortalUser | null): boolean {
   if (!user) return false;
   const e = entityOf(params.resource);
   if (!e) return user.roleId === 'admin';
-  if (e.claimWarehouseOnly && !user.isClaimWarehouse && user.roleId !== 'admin') return false;
+  // for every role, as the server (engine/access.ts)
+  if (e.claimWarehouseOnly && !user.isClaimWarehouse) return false;
   const { action, record } = params;
   const act = findAction(e, action);
   // a soft-deleted record is read-only: no action, edit or delete (the server answers error.recordDeleted)
@@ -118,7 +119,7 @@ export function screenAllowed(screen: CompiledScreen, user: PortalUser | null): 
   if (screen.public) return true;
   if (!user) return false;
   if (user.roleId !== 'admin' && screen.roles.length && !screen.roles.includes(user.roleId)) return false;
-  if (screen.claimWarehouseOnly && !user.isClaimWarehouse && user.roleId !== 'admin') return false;
+  if (screen.claimWarehouseOnly && !user.isClaimWarehouse) return false;
   // a screen over records the user may not read is not offered (the server would answer 403):
   // the interface log and account administration are internal staff's although their role is
   // 'user'; business screens are not a dealer's
