@@ -20,7 +20,7 @@ const generatedMetadata = fileURLToPath(new URL('./src/generated/metadata.json',
 async function serverHash(): Promise<string | null> {
   try {
     const r = await fetch(`${api}/api/meta`, { headers: { accept: 'application/json' } });
-    return r.ok ? ((await r.json()) as { hash?: string }).hash ?? null : null;
+    return r.ok ? (((await r.json()) as { hash?: string }).hash ?? null) : null;
   } catch {
     return null;
   }
@@ -45,7 +45,8 @@ function reloadWithServer(): Plugin {
         }
         const until = Date.now() + 20_000;
         while (want && Date.now() < until && (await serverHash()) !== want) await new Promise((r) => setTimeout(r, 100));
-        if (want && (await serverHash()) !== want) server.config.logger.warn(`the API does not serve metadata ${want} yet (see the server's log): reloading the page anyway`);
+        if (want && (await serverHash()) !== want)
+          server.config.logger.warn(`the API does not serve metadata ${want} yet (see the server's log): reloading the page anyway`);
         waiting = null;
         server.ws.send({ type: 'full-reload' });
       })();

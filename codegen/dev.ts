@@ -28,10 +28,14 @@ function run(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv =
     if (!ready) resolvePromise();
     for (const stream of [child.stdout, child.stderr]) {
       stream?.on('data', (d: Buffer) =>
-        d.toString().split('\n').filter(Boolean).forEach((l) => {
-          console.log(tag(l));
-          if (ready?.test(l)) resolvePromise();
-        }),
+        d
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .forEach((l) => {
+            console.log(tag(l));
+            if (ready?.test(l)) resolvePromise();
+          }),
       );
     }
     child.on('exit', (code) => {
@@ -59,6 +63,9 @@ process.on('SIGTERM', stop);
 
 await run('codegen', bin('tsx'), ['codegen/cli.ts', '--watch'], {}, /^codegen: (watching|metadata has)/);
 if (!stopping) {
-  void run('server', bin('tsx'), ['watch', '--clear-screen=false', '--exclude', 'server/generated/**', 'server/dev.ts'], { PORT: port, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  void run('server', bin('tsx'), ['watch', '--clear-screen=false', '--exclude', 'server/generated/**', 'server/dev.ts'], {
+    PORT: port,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  });
   void run('admin', bin('vite'), ['admin', '--host', '127.0.0.1'], { PORT: port, VITE_PORT: vitePort });
 }

@@ -62,7 +62,12 @@ async function typesModule(meta: CompiledMetadata, schemas: ReturnType<typeof al
   for (const t of Object.values(meta.codeTables).sort((a, b) => a.name.localeCompare(b.name))) {
     out.push(`export const ${pascal(t.name)} = {\n${t.values.map((v) => `  ${v.key}: ${JSON.stringify(v.code)},`).join('\n')}\n} as const;\n`);
   }
-  out.push(`export interface EntityRecords {\n${Object.keys(meta.entities).sort().map((n) => `  ${n}: ${pascal(n)};`).join('\n')}\n}\n`);
+  out.push(
+    `export interface EntityRecords {\n${Object.keys(meta.entities)
+      .sort()
+      .map((n) => `  ${n}: ${pascal(n)};`)
+      .join('\n')}\n}\n`,
+  );
   return out.join('\n');
 }
 
@@ -95,7 +100,9 @@ const HOOK_TYPES = { validate: 'ValidateHook', beforeWrite: 'BeforeWriteHook', a
 
 function hooksModule(meta: CompiledMetadata, catalogues: Catalogues): string {
   // the keys a hook may report: a typo is a compile error, and both languages have every one
-  const keys = Object.keys(catalogues['en-US']).filter((k) => k.startsWith('validation.') || k.startsWith('error.')).sort();
+  const keys = Object.keys(catalogues['en-US'])
+    .filter((k) => k.startsWith('validation.') || k.startsWith('error.'))
+    .sort();
   const lines: string[] = [
     tsBanner,
     '// Every lifecycle hook an entity declares in metadata ("hooks") needs an implementation in',
@@ -123,7 +130,12 @@ function hooksModule(meta: CompiledMetadata, catalogues: Catalogues): string {
 }
 
 /** `entityFiles`: entity -> the metadata file that declares it (named by the migration's messages). */
-export async function generate(meta: CompiledMetadata, catalogues: Catalogues, migrations: unknown[] = [], entityFiles: Record<string, string> = {}): Promise<Map<string, string>> {
+export async function generate(
+  meta: CompiledMetadata,
+  catalogues: Catalogues,
+  migrations: unknown[] = [],
+  entityFiles: Record<string, string> = {},
+): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const schemas = allSchemas(meta);
   const pub = publicModel(meta);
@@ -136,8 +148,14 @@ export async function generate(meta: CompiledMetadata, catalogues: Catalogues, m
   files.set(`${SERVER_OUT}/messages.json`, json(catalogues));
   files.set(`${SERVER_OUT}/tables.json`, json(tables));
   files.set(`${SERVER_OUT}/migrations.json`, json({ migrations }));
-  files.set(`${SERVER_OUT}/schema.sql`, `-- ${BANNER_TEXT}\n-- SQLite DDL of every entity (the server creates and migrates tables from tables.json).\n\n${schemaSql(meta, sqlite)}`);
-  files.set(`${SERVER_OUT}/schema.postgres.sql`, `-- ${BANNER_TEXT}\n-- PostgreSQL DDL of every entity (the server creates and migrates tables from tables.json).\n\n${schemaSql(meta, postgres)}`);
+  files.set(
+    `${SERVER_OUT}/schema.sql`,
+    `-- ${BANNER_TEXT}\n-- SQLite DDL of every entity (the server creates and migrates tables from tables.json).\n\n${schemaSql(meta, sqlite)}`,
+  );
+  files.set(
+    `${SERVER_OUT}/schema.postgres.sql`,
+    `-- ${BANNER_TEXT}\n-- PostgreSQL DDL of every entity (the server creates and migrates tables from tables.json).\n\n${schemaSql(meta, postgres)}`,
+  );
   files.set(`${SERVER_OUT}/types.ts`, await typesModule(meta, schemas));
   files.set(`${SERVER_OUT}/handlers.ts`, handlersModule(meta));
   files.set(`${SERVER_OUT}/hooks.ts`, hooksModule(meta, catalogues));

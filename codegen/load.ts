@@ -116,7 +116,18 @@ export function loadSources(metadataDir: string, projectRoot: string): { sources
  */
 export function sourcesHash(src: MetadataSources): string {
   const hash = createHash('sha256');
-  for (const f of [src.app, src.access, src.mail, ...src.codes, ...src.rules, ...src.entities, ...src.screens, ...Object.values(src.i18n).flat(), ...src.migrations, ...(src.interfaces ? [src.interfaces] : [])]) {
+  for (const f of [
+    src.app,
+    src.access,
+    src.mail,
+    ...src.codes,
+    ...src.rules,
+    ...src.entities,
+    ...src.screens,
+    ...Object.values(src.i18n).flat(),
+    ...src.migrations,
+    ...(src.interfaces ? [src.interfaces] : []),
+  ]) {
     hash.update(f.file);
     hash.update('\0');
     hash.update(f.text);

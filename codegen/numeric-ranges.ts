@@ -35,16 +35,22 @@ function decimals(n: number): number {
 export function checkNumericRange(file: string, pointer: string, what: string, f: NumericFieldDef, err: Report): void {
   const has = (k: 'minimum' | 'maximum' | 'precision' | 'scale') => f[k] !== undefined;
   if (f.type !== 'integer' && f.type !== 'decimal') {
-    for (const k of ['minimum', 'maximum'] as const) if (has(k)) err(file, `${pointer}/${k}`, `${k} only applies to integer and decimal fields, not to ${f.type}`);
+    for (const k of ['minimum', 'maximum'] as const)
+      if (has(k)) err(file, `${pointer}/${k}`, `${k} only applies to integer and decimal fields, not to ${f.type}`);
     for (const k of ['precision', 'scale'] as const) if (has(k)) err(file, `${pointer}/${k}`, `${k} only applies to decimal fields, not to ${f.type}`);
     return;
   }
   const label = `${f.type} ${what}`;
   if (f.type === 'integer') {
-    for (const k of ['precision', 'scale'] as const) if (has(k)) err(file, `${pointer}/${k}`, `${k} only applies to decimal fields; an integer field's range is its minimum and maximum`);
+    for (const k of ['precision', 'scale'] as const)
+      if (has(k)) err(file, `${pointer}/${k}`, `${k} only applies to decimal fields; an integer field's range is its minimum and maximum`);
     const missing = (['minimum', 'maximum'] as const).filter((k) => !has(k));
     if (missing.length) {
-      err(file, pointer, `${label} declares no ${missing.map((k) => `"${k}"`).join(' and ')}: expected both, whole numbers from -${MAX_SAFE_INTEGER} to ${MAX_SAFE_INTEGER} (2^53-1); validation, the forms and the database follow them`);
+      err(
+        file,
+        pointer,
+        `${label} declares no ${missing.map((k) => `"${k}"`).join(' and ')}: expected both, whole numbers from -${MAX_SAFE_INTEGER} to ${MAX_SAFE_INTEGER} (2^53-1); validation, the forms and the database follow them`,
+      );
     }
     let ok = true;
     for (const k of ['minimum', 'maximum'] as const) {
@@ -54,20 +60,34 @@ export function checkNumericRange(file: string, pointer: string, what: string, f
         err(file, `${pointer}/${k}`, `${k} ${v} of ${label} is not a whole number: expected an integer`);
         ok = false;
       } else if (!Number.isSafeInteger(v)) {
-        err(file, `${pointer}/${k}`, `${k} ${v} of ${label} is not a safe integer: expected ${k === 'maximum' ? `at most ${MAX_SAFE_INTEGER}` : `at least -${MAX_SAFE_INTEGER}`} (2^53-1; a larger number loses precision in JavaScript and JSON)`);
+        err(
+          file,
+          `${pointer}/${k}`,
+          `${k} ${v} of ${label} is not a safe integer: expected ${k === 'maximum' ? `at most ${MAX_SAFE_INTEGER}` : `at least -${MAX_SAFE_INTEGER}`} (2^53-1; a larger number loses precision in JavaScript and JSON)`,
+        );
         ok = false;
       }
     }
-    if (ok && f.minimum !== undefined && f.maximum !== undefined && f.minimum > f.maximum) err(file, `${pointer}/minimum`, `minimum ${f.minimum} of ${label} is greater than its maximum ${f.maximum}: expected minimum <= maximum`);
+    if (ok && f.minimum !== undefined && f.maximum !== undefined && f.minimum > f.maximum)
+      err(file, `${pointer}/minimum`, `minimum ${f.minimum} of ${label} is greater than its maximum ${f.maximum}: expected minimum <= maximum`);
   } else {
     const missing = (['precision', 'scale'] as const).filter((k) => !has(k));
     if (missing.length) {
-      err(file, pointer, `${label} declares no ${missing.map((k) => `"${k}"`).join(' and ')}: expected both (total digits and digits after the point, at most ${MAX_DECIMAL_PRECISION} digits); its range follows from them, e.g. precision 14 and scale 2 hold ±${decimalLimit(14, 2)}`);
+      err(
+        file,
+        pointer,
+        `${label} declares no ${missing.map((k) => `"${k}"`).join(' and ')}: expected both (total digits and digits after the point, at most ${MAX_DECIMAL_PRECISION} digits); its range follows from them, e.g. precision 14 and scale 2 hold ±${decimalLimit(14, 2)}`,
+      );
       return;
     }
     const p = f.precision!;
     const s = f.scale!;
-    if (p > MAX_DECIMAL_PRECISION) err(file, `${pointer}/precision`, `precision ${p} of ${label} is more digits than a JavaScript number keeps exactly: expected at most ${MAX_DECIMAL_PRECISION}`);
+    if (p > MAX_DECIMAL_PRECISION)
+      err(
+        file,
+        `${pointer}/precision`,
+        `precision ${p} of ${label} is more digits than a JavaScript number keeps exactly: expected at most ${MAX_DECIMAL_PRECISION}`,
+      );
     if (s > p) {
       err(file, `${pointer}/scale`, `scale ${s} of ${label} is more than its precision ${p}: expected at most ${p}`);
       return;
@@ -85,7 +105,8 @@ export function checkNumericRange(file: string, pointer: string, what: string, f
         ok = false;
       }
     }
-    if (ok && f.minimum !== undefined && f.maximum !== undefined && f.minimum > f.maximum) err(file, `${pointer}/minimum`, `minimum ${f.minimum} of ${label} is greater than its maximum ${f.maximum}: expected minimum <= maximum`);
+    if (ok && f.minimum !== undefined && f.maximum !== undefined && f.minimum > f.maximum)
+      err(file, `${pointer}/minimum`, `minimum ${f.minimum} of ${label} is greater than its maximum ${f.maximum}: expected minimum <= maximum`);
   }
   const range = numericRange(f);
   if (range && typeof f.default === 'number' && (f.default < range.min || f.default > range.max))
@@ -96,12 +117,23 @@ export function checkNumericRange(file: string, pointer: string, what: string, f
  * An action input written to the entity field of the same name must fit that field's range, or an
  * accepted input could be refused by the database (a 500 instead of a 400).
  */
-export function checkInputWithinField(file: string, pointer: string, input: NumericFieldDef, field: NumericFieldDef, names: { input: string; action: string }, err: Report): void {
+export function checkInputWithinField(
+  file: string,
+  pointer: string,
+  input: NumericFieldDef,
+  field: NumericFieldDef,
+  names: { input: string; action: string },
+  err: Report,
+): void {
   const a = numericRange(input);
   const b = numericRange(field);
   if (!a || !b) return;
   if (a.min < b.min || a.max > b.max)
-    err(file, pointer, `input "${names.input}" of action "${names.action}" (range ${a.min} to ${a.max}) is written to the field "${names.input}", whose range is ${b.min} to ${b.max}: expected the input's range to lie within the field's`);
+    err(
+      file,
+      pointer,
+      `input "${names.input}" of action "${names.action}" (range ${a.min} to ${a.max}) is written to the field "${names.input}", whose range is ${b.min} to ${b.max}: expected the input's range to lie within the field's`,
+    );
 }
 
 /**
@@ -112,5 +144,9 @@ export function checkFileSize(file: string, field: NumericFieldDef | undefined, 
   if (!field || field.type !== 'integer' || field.maximum === undefined || rule.maxSizeKiB === undefined) return;
   const bytes = rule.maxSizeKiB * 1024;
   if (field.maximum < bytes)
-    err(file, '/fields/fileSize/maximum', `maximum ${field.maximum} of fileSize is below the upload limit of rule "${rule.name}" (${rule.maxSizeKiB} KiB): expected at least ${bytes} bytes`);
+    err(
+      file,
+      '/fields/fileSize/maximum',
+      `maximum ${field.maximum} of fileSize is below the upload limit of rule "${rule.name}" (${rule.maxSizeKiB} KiB): expected at least ${bytes} bytes`,
+    );
 }

@@ -33,7 +33,11 @@ function passes(schema: JsonSchema, value: unknown): boolean {
 export function checkRuleExamples(file: string, rule: CompiledRule, err: Report): void {
   const p = ptr('rules', rule.name);
   if (rule.pattern && !rule.examples?.length) {
-    err(file, p, `rule "${rule.name}" has a pattern but no "examples": list a few values that pass it (the demo-data generator and the metadata reference use them)`);
+    err(
+      file,
+      p,
+      `rule "${rule.name}" has a pattern but no "examples": list a few values that pass it (the demo-data generator and the metadata reference use them)`,
+    );
   }
   const fragment = ruleFragment(rule);
   (rule.examples ?? []).forEach((x, i) => {
@@ -55,7 +59,14 @@ export function compileSeedHint(
 ): CompiledSeedHint {
   const field = (name: string, pointer: string): CompiledField | null => {
     const f = fields[name];
-    if (!f) err(file, pointer, `unknown field "${name}" (expected one of: ${Object.keys(fields).filter((n) => !fields[n].system).join(', ')})`);
+    if (!f)
+      err(
+        file,
+        pointer,
+        `unknown field "${name}" (expected one of: ${Object.keys(fields)
+          .filter((n) => !fields[n].system)
+          .join(', ')})`,
+      );
     else if (f.system) err(file, pointer, `"${name}" is filled by the engine; the demo data cannot choose it`);
     else return f;
     return null;

@@ -174,7 +174,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // mail before the routes that queue it (they wake the sender)
   await app.register(mailPlugin, { ...opts.mail, db, dir: mailDirOf(opts), publicUrl: opts.publicUrl ?? 'http://127.0.0.1:3000' });
 
-  const engine = new Engine(db, metadata, schemas, createHandlers({ ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) }) as unknown as HandlerTable, lifecycleHooks as unknown as HookTable);
+  const engine = new Engine(
+    db,
+    metadata,
+    schemas,
+    createHandlers({ ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) }) as unknown as HandlerTable,
+    lifecycleHooks as unknown as HookTable,
+  );
   app.decorate('engine', engine);
   const outbox = metadata.outbox ? new OutboxDispatcher(db, metadata, { ...opts.outbox, log: app.log }) : null;
   app.decorate('outbox', outbox);
@@ -183,7 +189,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     app.addHook('onReady', async () => outbox.start(opts.outbox?.intervalMs ?? 2000));
     app.addHook('preClose', async () => outbox.stop());
   }
-  await app.register(connectRoutes, { db, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}), ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}) });
+  await app.register(connectRoutes, {
+    db,
+    ...(opts.hashParams ? { hashParams: opts.hashParams } : {}),
+    ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}),
+  });
   await app.register(passwordResetRoutes, { db, ...opts.passwordReset, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) });
   await app.register(metaRoutes);
   await app.register(resourceRoutes, { engine });

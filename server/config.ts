@@ -64,7 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${env.PORT}"`);
   const workers = Number(env.PORTAL_WORKERS ?? 1);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64) throw new Error(`PORTAL_WORKERS must be a whole number from 1 to 64, not "${env.PORTAL_WORKERS}"`);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64)
+    throw new Error(`PORTAL_WORKERS must be a whole number from 1 to 64, not "${env.PORTAL_WORKERS}"`);
   const host = env.HOST ?? '127.0.0.1';
   // links in mails never come from a request's Host header (it can be forged): configuration, or
   // for a development machine the address the server listens on
@@ -75,7 +76,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const outboxSwitch = env.PORTAL_OUTBOX ?? 'on';
   if (outboxSwitch !== 'on' && outboxSwitch !== 'off') throw new Error(`PORTAL_OUTBOX must be "on" or "off", not "${env.PORTAL_OUTBOX}"`);
   const intervalMs = Number(env.PORTAL_OUTBOX_INTERVAL_MS ?? 2000);
-  if (!Number.isInteger(intervalMs) || intervalMs < 50 || intervalMs > 3_600_000) throw new Error(`PORTAL_OUTBOX_INTERVAL_MS must be a whole number of milliseconds from 50 to 3600000, not "${env.PORTAL_OUTBOX_INTERVAL_MS}"`);
+  if (!Number.isInteger(intervalMs) || intervalMs < 50 || intervalMs > 3_600_000)
+    throw new Error(`PORTAL_OUTBOX_INTERVAL_MS must be a whole number of milliseconds from 50 to 3600000, not "${env.PORTAL_OUTBOX_INTERVAL_MS}"`);
   return {
     port,
     host,

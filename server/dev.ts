@@ -29,7 +29,13 @@ const GENERATED = join(dirname(fileURLToPath(import.meta.url)), 'generated');
 const DRAIN_MS = 3000;
 
 /** The bundle this process serves now (the generated module's live bindings). */
-const inUse = (): GeneratedBundle => ({ metadata: generated.metadata, schemas: generated.schemas, messages: generated.messages, tables: generated.tables, migrations: generated.migrations });
+const inUse = (): GeneratedBundle => ({
+  metadata: generated.metadata,
+  schemas: generated.schemas,
+  messages: generated.messages,
+  tables: generated.tables,
+  migrations: generated.migrations,
+});
 
 /** The generated JSON files as codegen wrote them (the generated module reads the same ones). */
 function readBundle(): GeneratedBundle {

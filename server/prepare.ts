@@ -14,7 +14,15 @@ export const log = (msg: string) => console.log(JSON.stringify({ level: 30, time
 /** pino options of a serving process: secrets never reach the log, whatever a serializer adds later (ASVS 16.2.5) */
 export const loggerOptions = (level = process.env.LOG_LEVEL ?? 'info') => ({
   level,
-  redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.newPassword', 'req.body.oldPassword', 'req.body.confirmPassword', 'req.body.token'],
+  redact: [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'req.body.password',
+    'req.body.newPassword',
+    'req.body.oldPassword',
+    'req.body.confirmPassword',
+    'req.body.token',
+  ],
 });
 
 /** Migration, demo data, the shared secret; returns the secret. */

@@ -24,15 +24,22 @@ export class StartupError extends Error {
  */
 export function checkMetadata(projectRoot: string, generatedHash: string | undefined): void {
   const dir = join(projectRoot, 'metadata');
-  if (generatedHash === undefined) throw new StartupError('The generated files are missing (server/generated/). Run npm run codegen, which checks the metadata and writes them, then start again.');
+  if (generatedHash === undefined)
+    throw new StartupError(
+      'The generated files are missing (server/generated/). Run npm run codegen, which checks the metadata and writes them, then start again.',
+    );
   // a deployment without the metadata sources runs on what was generated from them
   if (!existsSync(join(dir, 'app.json'))) return;
   const { sources, errors } = loadSources(dir, projectRoot);
   if (errors.length || !sources) {
-    throw new StartupError(`The metadata cannot be read:\n  - ${errors.map((e) => e.message).join('\n  - ')}\nFix these files, run npm run codegen, then start again.`);
+    throw new StartupError(
+      `The metadata cannot be read:\n  - ${errors.map((e) => e.message).join('\n  - ')}\nFix these files, run npm run codegen, then start again.`,
+    );
   }
   if (sourcesHash(sources) !== generatedHash) {
-    throw new StartupError('The metadata changed since the generated files were written (server/generated/ is out of date). Run npm run codegen, which checks the metadata and names every problem, then start again.');
+    throw new StartupError(
+      'The metadata changed since the generated files were written (server/generated/ is out of date). Run npm run codegen, which checks the metadata and names every problem, then start again.',
+    );
   }
 }
 
@@ -50,7 +57,8 @@ export function startupMessage(err: unknown, where: { port: number; host: string
   const e = err as Error & { code?: string; syscall?: string };
   const name = e?.name;
   if (name === 'StartupError' || name === 'MigrationRefused' || name === 'MigrationFailed') return e.message;
-  if (e?.code === 'EADDRINUSE' && where) return `Port ${where.port} on ${where.host} is already in use (another portal, or another program, listens there). Stop it, or set PORT to a free port, then start again.`;
+  if (e?.code === 'EADDRINUSE' && where)
+    return `Port ${where.port} on ${where.host} is already in use (another portal, or another program, listens there). Stop it, or set PORT to a free port, then start again.`;
   if ((e?.code === 'EACCES' || e?.code === 'EADDRNOTAVAIL') && e?.syscall === 'listen' && where)
     return `The portal may not listen on ${where.host}:${where.port} (${e.code}): set HOST to an address of this machine and PORT to a port above 1023, then start again.`;
   if (e?.code && /^(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|SQLITE_CANTOPEN|28P01|3D000|28000)$/.test(e.code) && where)

@@ -10,7 +10,10 @@ import type { CompiledEntity, CompiledField } from '../runtime/model.ts';
 
 interface RawDialogParts {
   identifyBy?: string[];
-  actions?: Record<string, { bulk?: boolean; collection?: boolean; perRecord?: Record<string, { default?: string }>; show?: string[]; supplierFields?: string[] }>;
+  actions?: Record<
+    string,
+    { bulk?: boolean; collection?: boolean; perRecord?: Record<string, { default?: string }>; show?: string[]; supplierFields?: string[] }
+  >;
 }
 
 type Err = (file: string, pointer: string, detail: string) => void;
@@ -43,7 +46,12 @@ export function compileActionDialogs(file: string, raw: RawDialogParts, e: Compi
     if (!a) continue;
     if (ra.supplierFields) {
       ra.supplierFields.forEach((n, i) => {
-        if (!e.scope.supplierFields.includes(n)) err(file, ptr('actions', an, 'supplierFields', i), `"${n}" is not one of the entity's supplier scope fields (${e.scope.supplierFields.join(', ') || 'none'})`);
+        if (!e.scope.supplierFields.includes(n))
+          err(
+            file,
+            ptr('actions', an, 'supplierFields', i),
+            `"${n}" is not one of the entity's supplier scope fields (${e.scope.supplierFields.join(', ') || 'none'})`,
+          );
       });
       a.supplierFields = [...ra.supplierFields];
     }
@@ -64,7 +72,12 @@ export function compileActionDialogs(file: string, raw: RawDialogParts, e: Compi
       if (input === 'target') err(file, ptr('actions', an, 'perRecord', input), `the choice of end state ("target") is one for all records`);
       if (def.default !== undefined) {
         const from = visibleField(def.default, ptr('actions', an, 'perRecord', input, 'default'), `default of input "${input}"`);
-        if (from && !sameKind(from, inField)) err(file, ptr('actions', an, 'perRecord', input, 'default'), `field "${def.default}" (${from.type}) cannot pre-fill input "${input}" (${inField.type})`);
+        if (from && !sameKind(from, inField))
+          err(
+            file,
+            ptr('actions', an, 'perRecord', input, 'default'),
+            `field "${def.default}" (${from.type}) cannot pre-fill input "${input}" (${inField.type})`,
+          );
         defaults[input] = def.default;
       }
     }

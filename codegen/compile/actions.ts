@@ -11,14 +11,31 @@ import { compileField } from './fields.ts';
 import type { RawField, RawInputSameAsField } from './raw.ts';
 
 /** What an input named like an entity field inherits from it (sameAsField): its type and its validation, none of the field's storage or list settings. */
-const INHERITED: (keyof RawField)[] = ['type', 'labelKey', 'maxLength', 'precision', 'scale', 'minimum', 'maximum', 'codeTable', 'ref', 'required', 'default', 'rules'];
+const INHERITED: (keyof RawField)[] = [
+  'type',
+  'labelKey',
+  'maxLength',
+  'precision',
+  'scale',
+  'minimum',
+  'maximum',
+  'codeTable',
+  'ref',
+  'required',
+  'default',
+  'rules',
+];
 
 /** The definition of an action input: as written, or the entity field's of the same name (with the input's own `required` and `default`). */
 function inputDefinition(s: EntityScope, action: string, name: string, raw: RawField | RawInputSameAsField): RawField | null {
   if (!('sameAsField' in raw)) return raw;
   const src = s.raw.fields[name];
   if (!src || src.private) {
-    s.ctx.err(s.file, ptr('actions', action, 'input', name, 'sameAsField'), `input "${name}" of action "${action}" takes the definition of the field "${name}", which ${src ? 'is private' : 'the entity does not have'}`);
+    s.ctx.err(
+      s.file,
+      ptr('actions', action, 'input', name, 'sameAsField'),
+      `input "${name}" of action "${action}" takes the definition of the field "${name}", which ${src ? 'is private' : 'the entity does not have'}`,
+    );
     return null;
   }
   const { sameAsField: _same, description: _description, ...overrides } = raw;
@@ -48,8 +65,21 @@ export function compileActions(s: EntityScope): Record<string, CompiledAction> {
     }
     if (to && to.length > 1 && !input.target) {
       input.target = {
-        name: 'target', column: 'target', type: 'code', codeTable: table, labelKey: ctx.labelOf(file, `${p}/to`, `choice of action "${an}"`, undefined, `field.${name}.${an}Target`, 'field.common.target'),
-        required: true, unique: false, readOnly: false, createOnly: false, private: false, rules: [], filter: [], sort: false, search: false, system: false,
+        name: 'target',
+        column: 'target',
+        type: 'code',
+        codeTable: table,
+        labelKey: ctx.labelOf(file, `${p}/to`, `choice of action "${an}"`, undefined, `field.${name}.${an}Target`, 'field.common.target'),
+        required: true,
+        unique: false,
+        readOnly: false,
+        createOnly: false,
+        private: false,
+        rules: [],
+        filter: [],
+        sort: false,
+        search: false,
+        system: false,
       };
     }
     const set: Record<string, unknown> = {};
@@ -81,7 +111,14 @@ export function compileActions(s: EntityScope): Record<string, CompiledAction> {
     };
     if (a.upload) {
       const r = s.env.rules[a.upload.rule];
-      if (!r) ctx.unknown(file, `${p}/upload/rule`, 'rule', a.upload.rule, Object.keys(s.env.rules).filter((x) => s.env.rules[x].fileTypes));
+      if (!r)
+        ctx.unknown(
+          file,
+          `${p}/upload/rule`,
+          'rule',
+          a.upload.rule,
+          Object.keys(s.env.rules).filter((x) => s.env.rules[x].fileTypes),
+        );
       else if (!r.fileTypes) err(file, `${p}/upload/rule`, `rule "${a.upload.rule}" is not a file rule (it has no fileTypes)`);
     }
     if (a.illegalTransitionKey) needKey(file, `${p}/illegalTransitionKey`, a.illegalTransitionKey, `action "${an}"`);

@@ -45,7 +45,12 @@ export function readCatalogues(ctx: CompileContext): void {
       const theirs = ctx.cat.get(other);
       if (!theirs) continue;
       for (const k of mine.keys())
-        if (!theirs.has(k)) err(keyFile.get(`${loc}:${k}`) ?? `metadata/i18n/${loc}`, ptr(...k.split('.')), `key "${k}" has no ${other} translation (expected it in metadata/i18n/${other}/)`);
+        if (!theirs.has(k))
+          err(
+            keyFile.get(`${loc}:${k}`) ?? `metadata/i18n/${loc}`,
+            ptr(...k.split('.')),
+            `key "${k}" has no ${other} translation (expected it in metadata/i18n/${other}/)`,
+          );
     }
   }
 }

@@ -10,7 +10,10 @@ import { choicesHint } from './suggest.ts';
 
 export type Report = (file: string, pointer: string, detail: string) => void;
 /** `of`: what the name belongs to ('of entity "notice"'); `prefix`: what refers to it ('action "ship": ') */
-export interface UnknownOptions { of?: string; prefix?: string }
+export interface UnknownOptions {
+  of?: string;
+  prefix?: string;
+}
 
 /** The reporting half of the context, with pointers relative to a base (a screen inside an entity file). */
 export interface Reporter {
@@ -71,7 +74,14 @@ export class CompileContext implements Reporter {
     if (!t) return String(key);
     const hit = t.values.find((x) => x.key === key);
     if (!hit) {
-      this.unknown(file, pointer, 'code key', String(key), t.values.map((x) => x.key), { of: `of table "${table}"` });
+      this.unknown(
+        file,
+        pointer,
+        'code key',
+        String(key),
+        t.values.map((x) => x.key),
+        { of: `of table "${table}"` },
+      );
       return String(key);
     }
     return hit.code;

@@ -9,7 +9,17 @@ import { compileFileParentStates } from './file-parent.ts';
 import { compileView } from './view-entities.ts';
 import { ptr, type SourceFile } from '../load.ts';
 import { checkFileSize } from '../numeric-ranges.ts';
-import { HOOKS, OPERATIONS, type CompiledAccess, type CompiledEntity, type CompiledField, type CompiledGrant, type CompiledRule, type Operation, type Profile } from '../runtime/model.ts';
+import {
+  HOOKS,
+  OPERATIONS,
+  type CompiledAccess,
+  type CompiledEntity,
+  type CompiledField,
+  type CompiledGrant,
+  type CompiledRule,
+  type Operation,
+  type Profile,
+} from '../runtime/model.ts';
 import { compileActions } from './actions.ts';
 import { compileSeedHint } from '../seed-hints.ts';
 import type { CompileContext } from './context.ts';
@@ -79,7 +89,11 @@ function compileEntity(ctx: CompileContext, env: FieldEnv, access: CompiledAcces
   }
   const versioned = e.versioned !== false;
   const audit = e.audit !== false;
-  const sys: SystemField[] = ['id', ...(versioned ? (['version'] as const) : []), ...(audit ? (['createdAt', 'createdBy', 'updatedAt', 'updatedBy'] as const) : [])];
+  const sys: SystemField[] = [
+    'id',
+    ...(versioned ? (['version'] as const) : []),
+    ...(audit ? (['createdAt', 'createdBy', 'updatedAt', 'updatedBy'] as const) : []),
+  ];
   for (const s of sys) fields[s] = systemField(ctx, s, name, file);
   const fieldOrder = [...Object.keys(e.fields), ...sys];
   const hasField: EntityScope['hasField'] = (fn, pointer, what, check) => {
@@ -97,17 +111,27 @@ function compileEntity(ctx: CompileContext, env: FieldEnv, access: CompiledAcces
   if (statusField) hasField(statusField, '/statusField', 'statusField', isCode);
   if (e.titleField) hasField(e.titleField, '/titleField', 'titleField');
   if (e.softDelete) hasField(e.softDelete, '/softDelete', 'softDelete', (fd) => (fd.type === 'boolean' ? null : 'must be a boolean field'));
-  const scope = { supplierFields: e.scope?.supplierFields ?? [], ...(e.scope?.warehouseField ? { warehouseField: e.scope.warehouseField } : {}), ...(e.scope?.parent ? { parent: e.scope.parent } : {}) };
+  const scope = {
+    supplierFields: e.scope?.supplierFields ?? [],
+    ...(e.scope?.warehouseField ? { warehouseField: e.scope.warehouseField } : {}),
+    ...(e.scope?.parent ? { parent: e.scope.parent } : {}),
+  };
   scope.supplierFields.forEach((sf, i) => hasField(sf, ptr('scope', 'supplierFields', i), 'supplier scope'));
   if (scope.warehouseField) hasField(scope.warehouseField, '/scope/warehouseField', 'warehouse scope');
   if (scope.parent) hasField(scope.parent, '/scope/parent', 'parent scope', (fd) => (fd.type === 'ref' ? null : 'must be a ref field'));
   if (e.file) {
     const rule = env.rules[e.file.rule];
-    if (!rule) ctx.unknown(file, '/file/rule', 'rule', e.file.rule, Object.keys(env.rules).filter((r) => env.rules[r].fileTypes));
+    if (!rule)
+      ctx.unknown(
+        file,
+        '/file/rule',
+        'rule',
+        e.file.rule,
+        Object.keys(env.rules).filter((r) => env.rules[r].fileTypes),
+      );
     else if (!rule.fileTypes) err(file, '/file/rule', `rule "${e.file.rule}" is not a file rule (it has no fileTypes)`);
     (e.file.overwriteKey ?? []).forEach((k, i) => hasField(k, ptr('file', 'overwriteKey', i), 'file overwrite key'));
-    for (const need of ['fileName', 'fileSize', 'storageName'])
-      if (!fields[need]) err(file, '/fields', `a file entity needs a "${need}" field`);
+    for (const need of ['fileName', 'fileSize', 'storageName']) if (!fields[need]) err(file, '/fields', `a file entity needs a "${need}" field`);
     if (rule) checkFileSize(file, e.fields.fileSize, rule, err);
   }
   const indexes = (e.indexes ?? []).map((ix, i) => {
@@ -152,13 +176,32 @@ function compileEntity(ctx: CompileContext, env: FieldEnv, access: CompiledAcces
   const scopeOfEntity: EntityScope = { ctx, env, access, file, name, raw: e, fields, fieldOrder, hasField, isCode, grantOf };
   const actions = compileActions(scopeOfEntity);
   return {
-    name, resource: e.resource, table, labelKey, titleField: e.titleField ?? 'id',
+    name,
+    resource: e.resource,
+    table,
+    labelKey,
+    titleField: e.titleField ?? 'id',
     ...(statusField ? { statusField } : {}),
-    versioned, audit,
+    versioned,
+    audit,
     ...(e.softDelete ? { softDelete: e.softDelete } : {}),
-    scope, claimWarehouseOnly: !!e.claimWarehouseOnly, public: !!e.public,
-    ...(e.file ? { file: { rule: e.file.rule, overwriteKey: e.file.overwriteKey ?? [], ...(e.file.onUpload ? { onUpload: { action: e.file.onUpload.action, setParent: e.file.onUpload.setParent ?? {} } } : {}) } } : {}),
-    fields, fieldOrder, indexes, defaultSort, access: accessC,
+    scope,
+    claimWarehouseOnly: !!e.claimWarehouseOnly,
+    public: !!e.public,
+    ...(e.file
+      ? {
+          file: {
+            rule: e.file.rule,
+            overwriteKey: e.file.overwriteKey ?? [],
+            ...(e.file.onUpload ? { onUpload: { action: e.file.onUpload.action, setParent: e.file.onUpload.setParent ?? {} } } : {}),
+          },
+        }
+      : {}),
+    fields,
+    fieldOrder,
+    indexes,
+    defaultSort,
+    access: accessC,
     editableWhen: stateCodes(e.editableWhen, '/editableWhen'),
     deletableWhen: stateCodes(e.deletableWhen, '/deletableWhen'),
     actions,

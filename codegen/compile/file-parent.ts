@@ -9,7 +9,14 @@ import type { CompiledEntity } from '../runtime/model.ts';
 type Err = (file: string, pointer: string, detail: string) => void;
 type CodeOf = (file: string, pointer: string, table: string, key: unknown) => string;
 
-export function compileFileParentStates(file: string, raw: { file?: { rule: string; parentStates?: Record<string, string[]> } }, e: CompiledEntity, entities: Record<string, CompiledEntity>, err: Err, codeOf: CodeOf): void {
+export function compileFileParentStates(
+  file: string,
+  raw: { file?: { rule: string; parentStates?: Record<string, string[]> } },
+  e: CompiledEntity,
+  entities: Record<string, CompiledEntity>,
+  err: Err,
+  codeOf: CodeOf,
+): void {
   const states = raw.file?.parentStates;
   if (!states || !e.file) return;
   const parent = e.scope.parent ? entities[e.fields[e.scope.parent]?.ref ?? ''] : undefined;

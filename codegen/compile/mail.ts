@@ -9,7 +9,11 @@ import { LOCALES, type Locale } from '../runtime/model.ts';
 import { MAIL_TEMPLATES, STANDARD_MAIL_VARS, parseTemplate, type CompiledMail, type CompiledMailTemplate, type MailContent } from '../runtime/mail.ts';
 import type { CompileContext } from './context.ts';
 
-interface RawTemplate { description: string; vars: string[]; [locale: string]: unknown }
+interface RawTemplate {
+  description: string;
+  vars: string[];
+  [locale: string]: unknown;
+}
 
 export function compileMail(ctx: CompileContext): CompiledMail {
   const { err } = ctx;
@@ -33,7 +37,8 @@ export function compileMail(ctx: CompileContext): CompiledMail {
     const declared = new Set([...t.vars, ...standard]);
     const content = {} as Record<Locale, MailContent>;
     for (const key of Object.keys(t)) {
-      if (key !== 'description' && key !== 'vars' && !(LOCALES as readonly string[]).includes(key)) ctx.unknown(file, ptr(...base, key), 'language', key, LOCALES);
+      if (key !== 'description' && key !== 'vars' && !(LOCALES as readonly string[]).includes(key))
+        ctx.unknown(file, ptr(...base, key), 'language', key, LOCALES);
     }
     for (const loc of LOCALES) {
       const c = t[loc] as MailContent | undefined;
@@ -51,7 +56,11 @@ export function compileMail(ctx: CompileContext): CompiledMail {
         }
         for (const p of parts) {
           if ('name' in p && !declared.has(p.name))
-            err(file, ptr(...base, loc, part), `placeholder {{${p.name}}} is not declared (add it to /templates/${name}/vars, or use a standard one: ${STANDARD_MAIL_VARS.join(', ')})`);
+            err(
+              file,
+              ptr(...base, loc, part),
+              `placeholder {{${p.name}}} is not declared (add it to /templates/${name}/vars, or use a standard one: ${STANDARD_MAIL_VARS.join(', ')})`,
+            );
         }
       }
       const inText = new Set(parseTemplate(c.text).parts.flatMap((p) => ('name' in p ? [p.name] : [])));

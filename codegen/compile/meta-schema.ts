@@ -11,7 +11,9 @@ import type { CompileContext } from './context.ts';
 import { choicesHint, closest } from './suggest.ts';
 
 const SCHEMA_DIR = 'schema';
-const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration', 'mail', 'interfaces'].map((n) => `${n}.schema.json`);
+const SCHEMA_FILES = ['common', 'app', 'access', 'codes', 'rules', 'screen', 'entity', 'i18n', 'migration', 'mail', 'interfaces'].map(
+  (n) => `${n}.schema.json`,
+);
 type Validators = ReturnType<typeof buildValidators>;
 /** Compiled meta-schemas, kept while the schema files are unchanged (watch mode regenerates fast). */
 const validatorCache = new Map<string, Validators>();
@@ -57,7 +59,13 @@ function detailOf(e: ErrorObject): string {
   }
   if (e.keyword === 'enum') {
     const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
-    const near = typeof e.data === 'string' ? closest(e.data, allowed.filter((a): a is string => typeof a === 'string')) : undefined;
+    const near =
+      typeof e.data === 'string'
+        ? closest(
+            e.data,
+            allowed.filter((a): a is string => typeof a === 'string'),
+          )
+        : undefined;
     return `${e.message}: ${JSON.stringify(allowed)}${near !== undefined ? ` (did you mean "${near}"?)` : ''}`;
   }
   return `${e.message ?? 'invalid'}`;
@@ -92,7 +100,9 @@ export function checkMetaSchemas(ctx: CompileContext): boolean {
   src.rules.forEach((f) => check(v.rules, f));
   src.entities.forEach((f) => check(v.entity, f));
   src.screens.forEach((f) => check(v.screen, f));
-  Object.values(src.i18n).flat().forEach((f) => check(v.i18n, f));
+  Object.values(src.i18n)
+    .flat()
+    .forEach((f) => check(v.i18n, f));
   src.migrations.forEach((f) => check(v.migration, f));
   if (src.interfaces) check(v.interfaces, src.interfaces);
   return ctx.errors.length === before;

@@ -21,8 +21,17 @@ import {
 } from '../runtime/model.ts';
 import type { CompileContext } from './context.ts';
 
-interface RawMessage { entity: string; action: string; reference: string[]; fields: string[]; children?: { name: string; entity: string; parentField: string; fields: string[] }[] }
-interface RawInterfaces { delivery: OutboxDelivery; interfaces: Record<string, { batchLimit: string; messages: RawMessage[] }> }
+interface RawMessage {
+  entity: string;
+  action: string;
+  reference: string[];
+  fields: string[];
+  children?: { name: string; entity: string; parentField: string; fields: string[] }[];
+}
+interface RawInterfaces {
+  delivery: OutboxDelivery;
+  interfaces: Record<string, { batchLimit: string; messages: RawMessage[] }>;
+}
 
 type FieldContract = { type: FieldType; codeTable?: string; ref?: string };
 
@@ -96,7 +105,11 @@ export function compileOutbox(
       const what = `${want.type}${want.codeTable ? ` of code table "${want.codeTable}"` : ''}${want.ref ? ` to "${want.ref}"` : ''}`;
       if (!fd) err(file, '', `entity "${name}" needs a field "${fn}" (${what}) that the outbox writes`);
       else if (fd.type !== want.type || (want.codeTable && fd.codeTable !== want.codeTable) || (want.ref && fd.ref !== want.ref))
-        err(file, '', `field "${fn}" of entity "${name}" must be ${what} for the outbox (it is ${fd.type}${fd.codeTable ? ` of "${fd.codeTable}"` : ''}${fd.ref ? ` to "${fd.ref}"` : ''})`);
+        err(
+          file,
+          '',
+          `field "${fn}" of entity "${name}" must be ${what} for the outbox (it is ${fd.type}${fd.codeTable ? ` of "${fd.codeTable}"` : ''}${fd.ref ? ` to "${fd.ref}"` : ''})`,
+        );
     }
   };
   contract(OUTBOX_MESSAGE_ENTITY, MESSAGE_FIELDS);
@@ -108,7 +121,15 @@ export function compileOutbox(
   /** a field of `e` a payload or reference may name: exists, not private */
   const payloadField = (e: CompiledEntity, fn: string, pointer: string) => {
     const fd = e.fields[fn];
-    if (!fd) ctx.unknown(file, pointer, 'field', fn, e.fieldOrder.filter((n) => !e.fields[n].private), { of: `of entity "${e.name}"` });
+    if (!fd)
+      ctx.unknown(
+        file,
+        pointer,
+        'field',
+        fn,
+        e.fieldOrder.filter((n) => !e.fields[n].private),
+        { of: `of entity "${e.name}"` },
+      );
     else if (fd.private) err(file, pointer, `field "${fn}" of entity "${e.name}" is private and never leaves the portal`);
   };
 
@@ -122,8 +143,10 @@ export function compileOutbox(
     if (!value) ctx.unknown(file, ptr(...base), 'interface', key, interfaceTable?.values.map((v) => v.key) ?? [], { of: 'of code table "interfaceCode"' });
     const limit = app.constants[itf.batchLimit];
     if (limit === undefined) ctx.unknown(file, ptr(...base, 'batchLimit'), 'constant', itf.batchLimit, Object.keys(app.constants), { of: 'of app.json' });
-    else if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) err(file, ptr(...base, 'batchLimit'), `constant "${itf.batchLimit}" is ${JSON.stringify(limit)}, not a whole number of at least 1`);
-    else if (attemptBatchMax !== undefined && limit > attemptBatchMax) err(file, ptr(...base, 'batchLimit'), `constant "${itf.batchLimit}" (${limit}) exceeds the largest batch an attempt records (${attemptBatchMax})`);
+    else if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)
+      err(file, ptr(...base, 'batchLimit'), `constant "${itf.batchLimit}" is ${JSON.stringify(limit)}, not a whole number of at least 1`);
+    else if (attemptBatchMax !== undefined && limit > attemptBatchMax)
+      err(file, ptr(...base, 'batchLimit'), `constant "${itf.batchLimit}" (${limit}) exceeds the largest batch an attempt records (${attemptBatchMax})`);
     const code = value?.code ?? key;
     const messages: CompiledInterfaceMessage[] = [];
     const seen = new Set<string>();
@@ -136,7 +159,12 @@ export function compileOutbox(
       }
       const a = e.actions[m.action];
       if (!a) ctx.unknown(file, ptr(...mp, 'action'), 'action', m.action, Object.keys(e.actions), { of: `of entity "${e.name}"` });
-      else if (a.collection || a.internal) err(file, ptr(...mp, 'action'), `action "${m.action}" of entity "${e.name}" has no records to send (${a.collection ? 'a collection action' : 'engine-only'})`);
+      else if (a.collection || a.internal)
+        err(
+          file,
+          ptr(...mp, 'action'),
+          `action "${m.action}" of entity "${e.name}" has no records to send (${a.collection ? 'a collection action' : 'engine-only'})`,
+        );
       const type = `${m.entity}.${m.action}`;
       if (seen.has(type)) err(file, ptr(...mp, 'action'), `"${type}" is declared twice for interface "${key}"`);
       seen.add(type);
@@ -149,7 +177,8 @@ export function compileOutbox(
         else {
           const pf = ce.fields[c.parentField];
           if (!pf) ctx.unknown(file, ptr(...cp, 'parentField'), 'field', c.parentField, ce.fieldOrder, { of: `of entity "${ce.name}"` });
-          else if (pf.type !== 'ref' || pf.ref !== e.name) err(file, ptr(...cp, 'parentField'), `field "${c.parentField}" of entity "${ce.name}" is not a ref to "${e.name}"`);
+          else if (pf.type !== 'ref' || pf.ref !== e.name)
+            err(file, ptr(...cp, 'parentField'), `field "${c.parentField}" of entity "${ce.name}" is not a ref to "${e.name}"`);
           c.fields.forEach((fn, k) => payloadField(ce, fn, ptr(...cp, 'fields', k)));
         }
         if (m.fields.includes(c.name)) err(file, ptr(...cp, 'name'), `"${c.name}" is already a payload field`);

@@ -35,7 +35,9 @@ export interface Check {
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'checks');
 
 async function load(): Promise<{ name: string; check: Check }[]> {
-  const files = readdirSync(DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).sort();
+  const files = readdirSync(DIR)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .sort();
   return Promise.all(
     files.map(async (f) => {
       const mod = (await import(pathToFileURL(join(DIR, f)).href)) as { default?: Check };

@@ -9,12 +9,18 @@ import type { CompileContext } from './context.ts';
 import type { RawColumn, RawEntity, RawScreen } from './raw.ts';
 
 /** Where a screen is declared: its file and the pointer of the screen within it ('' for a file of its own). */
-export interface ScreenSource { s: RawScreen; file: string; base: string }
+export interface ScreenSource {
+  s: RawScreen;
+  file: string;
+  base: string;
+}
 
 export function screenSources(src: MetadataSources): ScreenSource[] {
   return [
     ...src.screens.map((f) => ({ s: f.data as RawScreen, file: f.file, base: '' })),
-    ...src.entities.flatMap((f) => ((f.data as RawEntity).screens ?? []).map((s, i) => ({ s: { resource: (f.data as RawEntity).resource, ...s }, file: f.file, base: `/screens/${i}` }))),
+    ...src.entities.flatMap((f) =>
+      ((f.data as RawEntity).screens ?? []).map((s, i) => ({ s: { resource: (f.data as RawEntity).resource, ...s }, file: f.file, base: `/screens/${i}` })),
+    ),
   ];
 }
 
@@ -46,7 +52,8 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
     const needsResource = (key: string) => {
       if (!s.resource) err(file, `/${key}`, `"${key}" needs the screen to name a resource`);
     };
-    const unknownField = (pointer: string, fieldName: string, e2: CompiledEntity) => r.unknown(file, pointer, 'field', fieldName, e2.fieldOrder, { of: `of entity "${e2.name}"` });
+    const unknownField = (pointer: string, fieldName: string, e2: CompiledEntity) =>
+      r.unknown(file, pointer, 'field', fieldName, e2.fieldOrder, { of: `of entity "${e2.name}"` });
     const columnOf = (c: RawColumn, pointer: string, e2: CompiledEntity | undefined): CompiledColumn => {
       const c2 = typeof c === 'string' ? { field: c } : c;
       const fd = e2?.fields[c2.field];
@@ -66,7 +73,9 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
           continue;
         }
         if (fd.type === 'code' && fd.codeTable) {
-          out[k] = Array.isArray(val) ? val.map((x, i) => codeOf(file, `${pointer}/${k}/${i}`, fd.codeTable!, x)) : codeOf(file, `${pointer}/${k}`, fd.codeTable, val);
+          out[k] = Array.isArray(val)
+            ? val.map((x, i) => codeOf(file, `${pointer}/${k}/${i}`, fd.codeTable!, x))
+            : codeOf(file, `${pointer}/${k}`, fd.codeTable, val);
         } else out[k] = val;
       }
       return out;
@@ -79,7 +88,12 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
       const fd = ent?.fields[fl.field];
       if (ent && !fd) unknownField(`/filters/${i}`, fl.field, ent);
       const op = fl.op ?? fd?.filter[0] ?? 'eq';
-      if (fd && !fd.filter.includes(op)) err(file, `/filters/${i}`, `field "${fl.field}" of entity "${ent!.name}" does not declare the filter "${op}" (it declares: ${fd.filter.join(', ') || 'none'})`);
+      if (fd && !fd.filter.includes(op))
+        err(
+          file,
+          `/filters/${i}`,
+          `field "${fl.field}" of entity "${ent!.name}" does not declare the filter "${op}" (it declares: ${fd.filter.join(', ') || 'none'})`,
+        );
       return { field: fl.field, op, alwaysOn: !!fl.alwaysOn, labelKey: fd?.labelKey ?? fl.field };
     });
     const btns = allButtons(ent);
@@ -94,7 +108,8 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
     if (s.defaultSort && ent) {
       const fd = ent.fields[s.defaultSort.field];
       if (!fd) unknownField('/defaultSort/field', s.defaultSort.field, ent);
-      else if (!fd.sort && s.defaultSort.field !== ent.defaultSort.field) err(file, '/defaultSort/field', `field "${fd.name}" is not sortable (declare "sort": true on it)`);
+      else if (!fd.sort && s.defaultSort.field !== ent.defaultSort.field)
+        err(file, '/defaultSort/field', `field "${fd.name}" is not sortable (declare "sort": true on it)`);
     }
     const related = (s.related ?? []).map((rel, i) => {
       const en = resources[rel.resource];
@@ -103,7 +118,13 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
       else if (!re.fields[rel.target]) unknownField(`/related/${i}/target`, rel.target, re);
       if (rel.source && ent && !ent.fields[rel.source]) unknownField(`/related/${i}/source`, rel.source, ent);
       if (rel.titleKey) needKey(file, `/related/${i}/titleKey`, rel.titleKey, 'related list');
-      return { resource: rel.resource, target: rel.target, source: rel.source ?? 'id', titleKey: rel.titleKey ?? re?.labelKey ?? rel.resource, columns: rel.columns.map((c, j) => columnOf(c, `/related/${i}/columns/${j}`, re)) };
+      return {
+        resource: rel.resource,
+        target: rel.target,
+        source: rel.source ?? 'id',
+        titleKey: rel.titleKey ?? re?.labelKey ?? rel.resource,
+        columns: rel.columns.map((c, j) => columnOf(c, `/related/${i}/columns/${j}`, re)),
+      };
     });
     const tabs = (s.tabs ?? []).map((t, i) => {
       needKey(file, `/tabs/${i}/titleKey`, t.titleKey, `tab "${t.key}"`);
@@ -113,7 +134,13 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
       if (!['sys', 'user', 'admin'].includes(role)) r.unknown(file, `/roles/${i}`, 'role', role, ['sys', 'user', 'admin']);
     });
     screens.push({
-      name: s.name, path: s.path, kind: s.kind, titleKey: s.titleKey, public: !!s.public, roles: s.roles ?? [], hidden: !!s.hidden,
+      name: s.name,
+      path: s.path,
+      kind: s.kind,
+      titleKey: s.titleKey,
+      public: !!s.public,
+      roles: s.roles ?? [],
+      hidden: !!s.hidden,
       ...(s.activeMenu ? { activeMenu: s.activeMenu } : {}),
       pinned: !!s.pinned,
       ...(s.menu ? { menu: s.menu } : {}),
@@ -121,10 +148,15 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
       ...(s.resource ? { resource: s.resource } : {}),
       fixedFilter: filterOf(s.fixedFilter, '/fixedFilter', ent),
       ...(s.defaultSort ? { defaultSort: s.defaultSort } : {}),
-      columns, filters, requireFilter: !!s.requireFilter, buttons: s.buttons ?? [], form: s.form ?? [],
+      columns,
+      filters,
+      requireFilter: !!s.requireFilter,
+      buttons: s.buttons ?? [],
+      form: s.form ?? [],
       ...(s.editScreen ? { editScreen: s.editScreen } : {}),
       ...(s.listScreen ? { listScreen: s.listScreen } : {}),
-      tabs, related,
+      tabs,
+      related,
       ...(s.component ? { component: s.component } : {}),
     });
   }

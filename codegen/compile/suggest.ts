@@ -50,6 +50,7 @@ export function closest(name: string, choices: Iterable<string>): string | undef
 export function choicesHint(name: string, choices: Iterable<string>): string {
   const all = [...choices];
   const near = closest(name, all);
-  const list = all.length === 0 ? 'there are none' : `expected one of: ${all.slice(0, 30).join(', ')}${all.length > 30 ? `, ... (${all.length - 30} more)` : ''}`;
+  const list =
+    all.length === 0 ? 'there are none' : `expected one of: ${all.slice(0, 30).join(', ')}${all.length > 30 ? `, ... (${all.length - 30} more)` : ''}`;
   return ` (${near !== undefined ? `did you mean "${near}"? ` : ''}${list})`;
 }

@@ -8,17 +8,28 @@ import { ptr } from '../load.ts';
 import type { CompiledEntity } from '../runtime/model.ts';
 
 type Err = (file: string, pointer: string, detail: string) => void;
-interface RawView { from: string; groupBy: string[]; aggregates: Record<string, { fn: 'count' | 'sum'; field?: string }> }
+interface RawView {
+  from: string;
+  groupBy: string[];
+  aggregates: Record<string, { fn: 'count' | 'sum'; field?: string }>;
+}
 
 const numeric = (t: string) => t === 'integer' || t === 'decimal';
 
-export function compileView(file: string, raw: { view?: RawView; versioned?: boolean; audit?: boolean }, e: CompiledEntity, entities: Record<string, CompiledEntity>, err: Err): void {
+export function compileView(
+  file: string,
+  raw: { view?: RawView; versioned?: boolean; audit?: boolean },
+  e: CompiledEntity,
+  entities: Record<string, CompiledEntity>,
+  err: Err,
+): void {
   const v = raw.view;
   if (!v) return;
   const src = entities[v.from];
   if (!src) return err(file, '/view/from', `unknown entity "${v.from}" (expected one of: ${Object.keys(entities).join(', ')})`);
   if (src.view) err(file, '/view/from', `"${v.from}" is a view itself`);
-  if (raw.versioned !== false || raw.audit !== false) err(file, '/view', 'a view has no version or audit columns: declare "versioned": false and "audit": false');
+  if (raw.versioned !== false || raw.audit !== false)
+    err(file, '/view', 'a view has no version or audit columns: declare "versioned": false and "audit": false');
   for (const op of ['create', 'update', 'delete'] as const) if (e.access[op]) err(file, `/access/${op}`, 'a view is read-only: grant read and export only');
   if (Object.keys(e.actions).length) err(file, '/actions', 'a view has no actions');
   if (e.file) err(file, '/file', 'a view holds no files');
@@ -28,7 +39,8 @@ export function compileView(file: string, raw: { view?: RawView; versioned?: boo
     const f = e.fields[n];
     if (!s) err(file, ptr('view', 'groupBy', i), `unknown field "${n}" of entity "${src.name}"`);
     else if (!f) err(file, ptr('view', 'groupBy', i), `"${n}" must be declared as a field of this entity too`);
-    else if (s.type !== f.type || s.codeTable !== f.codeTable) err(file, ptr('fields', n), `must have the type of "${src.name}.${n}" (${s.type}${s.codeTable ? ` ${s.codeTable}` : ''})`);
+    else if (s.type !== f.type || s.codeTable !== f.codeTable)
+      err(file, ptr('fields', n), `must have the type of "${src.name}.${n}" (${s.type}${s.codeTable ? ` ${s.codeTable}` : ''})`);
   });
   for (const [n, a] of Object.entries(v.aggregates)) {
     const f = e.fields[n];
@@ -45,10 +57,16 @@ export function compileView(file: string, raw: { view?: RawView; versioned?: boo
       const s = a.field ? src.fields[a.field] : undefined;
       if (!s) err(file, `${p}/field`, `a sum needs a field of entity "${src.name}"`);
       else if (!numeric(s.type)) err(file, `${p}/field`, `field "${a.field}" of "${src.name}" is not a number`);
-      else if (!numeric(f.type) || (s.type === 'decimal' && f.type === 'integer')) err(file, ptr('fields', n), `must be a number that holds the sum of "${src.name}.${a.field}" (${s.type})`);
+      else if (!numeric(f.type) || (s.type === 'decimal' && f.type === 'integer'))
+        err(file, ptr('fields', n), `must be a number that holds the sum of "${src.name}.${a.field}" (${s.type})`);
     }
   }
   const covered = new Set([...v.groupBy, ...Object.keys(v.aggregates)]);
-  for (const n of e.fieldOrder) if (!e.fields[n].system && !covered.has(n)) err(file, ptr('fields', n), `field "${n}" of a view is neither a group-by field nor an aggregate`);
-  e.view = { from: v.from, groupBy: [...v.groupBy], aggregates: Object.fromEntries(Object.entries(v.aggregates).map(([n, a]) => [n, { fn: a.fn, ...(a.field ? { field: a.field } : {}) }])) };
+  for (const n of e.fieldOrder)
+    if (!e.fields[n].system && !covered.has(n)) err(file, ptr('fields', n), `field "${n}" of a view is neither a group-by field nor an aggregate`);
+  e.view = {
+    from: v.from,
+    groupBy: [...v.groupBy],
+    aggregates: Object.fromEntries(Object.entries(v.aggregates).map(([n, a]) => [n, { fn: a.fn, ...(a.field ? { field: a.field } : {}) }])),
+  };
 }

@@ -60,7 +60,10 @@ export function fieldErrorOf(e: KeywordFailure, schema: JsonSchema, rules: RuleC
       return [field, { key: e.typeName === 'date' ? 'validation.date' : e.typeName === 'date-time' ? 'validation.datetime' : 'validation.invalid' }];
     case 'type': {
       const t = String(e.typeName).split(',')[0];
-      return [field, { key: t === 'integer' ? 'validation.integer' : t === 'number' ? 'validation.number' : t === 'boolean' ? 'validation.boolean' : 'validation.string' }];
+      return [
+        field,
+        { key: t === 'integer' ? 'validation.integer' : t === 'number' ? 'validation.number' : t === 'boolean' ? 'validation.boolean' : 'validation.string' },
+      ];
     }
     default:
       return [field, { key: 'validation.invalid' }];

@@ -24,7 +24,21 @@ export interface EntitySchemas {
 }
 
 /** `not` (a rule's `"not": { "const": n }`, e.g. nonZero) is standard JSON Schema; validate-lite interprets it too. */
-const RULE_KEYWORDS = ['pattern', 'minLength', 'maxLength', 'maxBytes', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'maxDecimals', 'format', 'notBeforeToday', 'not'] as const;
+const RULE_KEYWORDS = [
+  'pattern',
+  'minLength',
+  'maxLength',
+  'maxBytes',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'maxDecimals',
+  'format',
+  'notBeforeToday',
+  'not',
+] as const;
 
 export function ruleFragment(rule: CompiledRule): JsonSchema {
   const out: JsonSchema = { $comment: `rule:${rule.name}` };
@@ -125,20 +139,33 @@ export function entitySchemas(e: CompiledEntity, meta: CompiledMetadata): Entity
     const required = a.inputOrder.filter((n) => a.input[n].required);
     if (a.to && a.to.length > 1) (inputProps.target as JsonSchema).enum = a.to;
     if (a.perRecord) {
-      recordInputs[a.name] = { title: `${e.name}_${a.name}_record_input`, type: 'object', additionalProperties: false, required: [...required], properties: { ...inputProps } };
+      recordInputs[a.name] = {
+        title: `${e.name}_${a.name}_record_input`,
+        type: 'object',
+        additionalProperties: false,
+        required: [...required],
+        properties: { ...inputProps },
+      };
     }
     // a per-record input may come in perRecord instead: whether every record has one is checked
     // per record, against recordInputs (each entry's values are checked there too)
     const perRecord = new Set(a.perRecord?.fields ?? []);
     const sharedRequired = required.filter((n) => !perRecord.has(n));
     if (a.perRecord) inputProps.perRecord = { type: 'object' };
-    if (a.bulk || a.collection) inputProps.ids = { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: a.collection ? 0 : 1, maxItems: meta.app.maxPageSize };
+    if (a.bulk || a.collection)
+      inputProps.ids = { type: 'array', items: { type: 'integer', minimum: 1 }, minItems: a.collection ? 0 : 1, maxItems: meta.app.maxPageSize };
     if (e.versioned && !a.collection) inputProps.version = { type: 'integer', minimum: 1 };
     actions[a.name] = { title: `${e.name}_${a.name}_input`, type: 'object', additionalProperties: false, required: sharedRequired, properties: inputProps };
   }
   return {
     record,
-    create: { title: `${e.name}_create`, type: 'object', additionalProperties: false, required: create.filter((n) => e.fields[n].required && e.fields[n].default === undefined), properties: props(create, true) },
+    create: {
+      title: `${e.name}_create`,
+      type: 'object',
+      additionalProperties: false,
+      required: create.filter((n) => e.fields[n].required && e.fields[n].default === undefined),
+      properties: props(create, true),
+    },
     update: {
       title: `${e.name}_update`,
       type: 'object',
@@ -159,7 +186,11 @@ export function withoutClock(s: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [k, v] of Object.entries(s)) {
     if (k === 'notBeforeToday') continue;
-    out[k] = Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? withoutClock(x as JsonSchema) : x)) : v && typeof v === 'object' ? withoutClock(v as JsonSchema) : v;
+    out[k] = Array.isArray(v)
+      ? v.map((x) => (x && typeof x === 'object' ? withoutClock(x as JsonSchema) : x))
+      : v && typeof v === 'object'
+        ? withoutClock(v as JsonSchema)
+        : v;
   }
   return out;
 }

@@ -33,7 +33,12 @@ export function createAjv(): Ajv {
   ajv.addKeyword({ keyword: 'notBlank', type: 'string', schemaType: 'boolean', validate: (on: boolean, v: string) => !on || v.trim().length > 0 });
   ajv.addKeyword({ keyword: 'maxBytes', type: 'string', schemaType: 'number', validate: (max: number, v: string) => utf8Length(v) <= max });
   ajv.addKeyword({ keyword: 'maxDecimals', type: 'number', schemaType: 'number', validate: (max: number, v: number) => decimals(v) <= max });
-  ajv.addKeyword({ keyword: 'notBeforeToday', type: 'string', schemaType: 'boolean', validate: (on: boolean, v: string) => !on || v.slice(0, 10) >= todayProvider() });
+  ajv.addKeyword({
+    keyword: 'notBeforeToday',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (on: boolean, v: string) => !on || v.slice(0, 10) >= todayProvider(),
+  });
   return ajv;
 }
 

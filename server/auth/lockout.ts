@@ -114,7 +114,10 @@ export class LoginFailures {
 
   /** The password or code was right: the claimed attempt was no failure, and the next one need not wait. */
   async refund(userId: string): Promise<void> {
-    await this.db.counterGet(`UPDATE _login_failures SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END, blocked_until = 0 WHERE key = ? RETURNING failures`, [failureKey(userId)]);
+    await this.db.counterGet(
+      `UPDATE _login_failures SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END, blocked_until = 0 WHERE key = ? RETURNING failures`,
+      [failureKey(userId)],
+    );
   }
 
   private async purge(now: number): Promise<void> {
@@ -133,16 +136,21 @@ export class LoginFailures {
     return this.db.transaction(async (tx) => {
       // failures counted side by side get here in any order: the account shows the count as it
       // stands now (the user ID's counter), not this failure's place in it
-      await tx.run(`UPDATE account SET failed_logins = COALESCE((SELECT failures FROM _login_failures WHERE key = ?), ?) WHERE id = ?`, [failureKey(userId), failures, accountId]);
+      await tx.run(`UPDATE account SET failed_logins = COALESCE((SELECT failures FROM _login_failures WHERE key = ?), ?) WHERE id = ?`, [
+        failureKey(userId),
+        failures,
+        accountId,
+      ]);
       if (failures < this.policy.maxFailures) return false;
       const before = await tx.get<{ status: string }>(`SELECT a.status AS status FROM account a WHERE a.id = ?${tx.dialect.forUpdate('a')}`, [accountId]);
       if (!before || !statuses.mayLogIn.includes(before.status)) return false;
       await tx.run(`UPDATE account SET status = ? WHERE id = ?`, [statuses.locked, accountId]);
       const at = new Date(this.clock()).toISOString();
       // no user did it: the audit row names nobody (user_id NULL) and says what happened
-      await tx.run(`INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, NULL, NULL, 'accounts', ?, 'lockout', ?)`, [
-        at, accountId, JSON.stringify({ status: [before.status, statuses.locked], failedLogins: [null, failures] }),
-      ]);
+      await tx.run(
+        `INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, NULL, NULL, 'accounts', ?, 'lockout', ?)`,
+        [at, accountId, JSON.stringify({ status: [before.status, statuses.locked], failedLogins: [null, failures] })],
+      );
       await queueMail(tx, { template: 'lockoutNotice', accountId }, new Date(this.clock()));
       return true;
     });

@@ -24,9 +24,17 @@ export interface MfaClaims {
   exp: number;
 }
 
-export function signMfaToken(app: FastifyInstance, account: { id: number; userId: string }, warehouse: string, lang: Locale): { token: string; jti: string; expiresIn: number } {
+export function signMfaToken(
+  app: FastifyInstance,
+  account: { id: number; userId: string },
+  warehouse: string,
+  lang: Locale,
+): { token: string; jti: string; expiresIn: number } {
   const jti = randomUUID();
-  const token = app.jwt.sign({ typ: 'mfa', sub: String(account.id), uid: account.userId, wh: warehouse, lang, jti, ms: Date.now() }, { aud: MFA_AUDIENCE, expiresIn: MFA_TOKEN_SECONDS });
+  const token = app.jwt.sign(
+    { typ: 'mfa', sub: String(account.id), uid: account.userId, wh: warehouse, lang, jti, ms: Date.now() },
+    { aud: MFA_AUDIENCE, expiresIn: MFA_TOKEN_SECONDS },
+  );
   return { token, jti, expiresIn: MFA_TOKEN_SECONDS };
 }
 

@@ -27,20 +27,29 @@ export function newPasswordErrors(validator: SchemaValidator, newPassword: strin
 }
 
 /** The account as far as its password history goes. */
-export interface PasswordHolder { id: number; passwordHash: string | null; passwordChangedAt: string | null }
+export interface PasswordHolder {
+  id: number;
+  passwordHash: string | null;
+  passwordChangedAt: string | null;
+}
 
 /** Whether `password` is the current one or one of the last passwords before it (slow: one hash check each). */
 export async function reusesRecentPassword(db: Queryable, acc: PasswordHolder, password: string): Promise<boolean> {
   const n = metadata.app.password.historyCount;
-  const older = await db.all<{ hash: string }>(`SELECT hash FROM _password_history WHERE account_id = ? ORDER BY changed_at DESC, id DESC LIMIT ?`, [acc.id, n]);
+  const older = await db.all<{ hash: string }>(`SELECT hash FROM _password_history WHERE account_id = ? ORDER BY changed_at DESC, id DESC LIMIT ?`, [
+    acc.id,
+    n,
+  ]);
   const previous = [acc.passwordHash, ...older.map((r) => r.hash)].filter((h): h is string => !!h).slice(0, n);
   for (const h of previous) if (await verifyPassword(password, h)) return true;
   return false;
 }
 
-export const passwordReused = (): AppError => validationFailed({ newPassword: { key: 'error.passwordReused', args: { count: metadata.app.password.historyCount } } });
+export const passwordReused = (): AppError =>
+  validationFailed({ newPassword: { key: 'error.passwordReused', args: { count: metadata.app.password.historyCount } } });
 
 /** Keeps the password being replaced in the history (inside the change's transaction). */
 export async function keepInHistory(tx: Queryable, acc: PasswordHolder, now: string): Promise<void> {
-  if (acc.passwordHash) await tx.run(`INSERT INTO _password_history (account_id, hash, changed_at) VALUES (?, ?, ?)`, [acc.id, acc.passwordHash, acc.passwordChangedAt ?? now]);
+  if (acc.passwordHash)
+    await tx.run(`INSERT INTO _password_history (account_id, hash, changed_at) VALUES (?, ?, ?)`, [acc.id, acc.passwordHash, acc.passwordChangedAt ?? now]);
 }

@@ -69,27 +69,33 @@ export default async function passwordResetRoutes(app: FastifyInstance, opts: Pa
   const limit = { rateLimit: { max: opts.perAddressPerMinute ?? 10, timeWindow: 60_000, groupId: 'password-reset' } };
   const token = { type: 'string', minLength: 1, maxLength: 200 };
 
-  app.post('/api/auth/forgot', {
-    config: limit,
-    schema: {
-      body: {
-        type: 'object',
-        required: ['userId'],
-        additionalProperties: false,
-        properties: { userId: { type: 'string', minLength: 1, maxLength: 100 }, email: { type: ['string', 'null'], maxLength: 200 } },
+  app.post(
+    '/api/auth/forgot',
+    {
+      config: limit,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['userId'],
+          additionalProperties: false,
+          properties: { userId: { type: 'string', minLength: 1, maxLength: 100 }, email: { type: ['string', 'null'], maxLength: 200 } },
+        },
       },
     },
-  }, async (req, reply) => {
-    const started = Date.now();
-    const body = req.body as { userId: string; email?: string | null };
-    const userId = body.userId.trim();
-    const email = body.email?.trim().toLowerCase() || null;
-    const outcome = await requestReset(userId, email);
-    req.log.info({ event: 'passwordResetRequest', userId: userId.slice(0, 100), outcome }, 'password reset requested');
-    // the same time for every outcome (the work above is a few milliseconds; the wait hides which)
-    await sleep(Math.max(0, minAnswerMs - (Date.now() - started)));
-    return reply.status(202).send({ status: 202, code: 'message.resetRequested', message: translate(req.locale, 'message.resetRequested', { minutes: RESET_LINK_MINUTES }) });
-  });
+    async (req, reply) => {
+      const started = Date.now();
+      const body = req.body as { userId: string; email?: string | null };
+      const userId = body.userId.trim();
+      const email = body.email?.trim().toLowerCase() || null;
+      const outcome = await requestReset(userId, email);
+      req.log.info({ event: 'passwordResetRequest', userId: userId.slice(0, 100), outcome }, 'password reset requested');
+      // the same time for every outcome (the work above is a few milliseconds; the wait hides which)
+      await sleep(Math.max(0, minAnswerMs - (Date.now() - started)));
+      return reply
+        .status(202)
+        .send({ status: 202, code: 'message.resetRequested', message: translate(req.locale, 'message.resetRequested', { minutes: RESET_LINK_MINUTES }) });
+    },
+  );
 
   /** Mails a link when the request names an account that can receive one; answers what happened (for the log only). */
   async function requestReset(userId: string, email: string | null): Promise<string> {
@@ -119,58 +125,71 @@ export default async function passwordResetRoutes(app: FastifyInstance, opts: Pa
     return { ...row, accountId: Number(row.accountId), failedLogins: Number(row.failedLogins) };
   }
 
-  app.post('/api/auth/reset/check', {
-    config: limit,
-    schema: { body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token } } },
-  }, async (req) => {
-    const row = await liveToken(db, (req.body as { token: string }).token);
-    return { status: 200, data: { userId: row.userId, expiresAt: row.expiresAt } };
-  });
+  app.post(
+    '/api/auth/reset/check',
+    {
+      config: limit,
+      schema: { body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token } } },
+    },
+    async (req) => {
+      const row = await liveToken(db, (req.body as { token: string }).token);
+      return { status: 200, data: { userId: row.userId, expiresAt: row.expiresAt } };
+    },
+  );
 
-  app.post('/api/auth/reset', {
-    config: limit,
-    schema: {
-      body: {
-        type: 'object',
-        required: ['token'],
-        additionalProperties: false,
-        properties: { token, newPassword: { type: ['string', 'null'], maxLength: 200 }, confirmPassword: { type: ['string', 'null'], maxLength: 200 } },
+  app.post(
+    '/api/auth/reset',
+    {
+      config: limit,
+      schema: {
+        body: {
+          type: 'object',
+          required: ['token'],
+          additionalProperties: false,
+          properties: { token, newPassword: { type: ['string', 'null'], maxLength: 200 }, confirmPassword: { type: ['string', 'null'], maxLength: 200 } },
+        },
       },
     },
-  }, async (req) => {
-    const b = req.body as { token: string; newPassword?: string | null; confirmPassword?: string | null };
-    const row = await liveToken(db, b.token);
-    // the password is checked before the link is used up: a refused password leaves the link working
-    const errors = newPasswordErrors(validator, b.newPassword, b.confirmPassword);
-    if (Object.keys(errors).length) throw validationFailed(errors);
-    const acc = { id: row.accountId, passwordHash: row.passwordHash, passwordChangedAt: row.passwordChangedAt };
-    if (await reusesRecentPassword(db, acc, b.newPassword!)) throw passwordReused();
-    const newHash = await hashPassword(b.newPassword!, hashParams);
-    const now = new Date().toISOString();
-    const newStatus = row.status === STATUS.locked || row.status === STATUS.mustChangePassword ? STATUS.normal : row.status;
-    await db.transaction(async (tx) => {
-      // the link is used exactly once: of two concurrent resets, one gets it
-      const used = await tx.run(`UPDATE _password_reset_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?`, [now, tokenHash(b.token), now]);
-      if (used.changes === 0) throw linkError('error.resetLinkUsed');
-      await keepInHistory(tx, acc, now);
-      // compare-and-set on the password the history was checked against; every session ends
-      const info = await tx.run(
-        `UPDATE account SET password_hash = ?, password_changed_at = ?, sessions_valid_from = ?, failed_logins = 0, status = ?, version = version + 1, updated_at = ?, updated_by = ?
+    async (req) => {
+      const b = req.body as { token: string; newPassword?: string | null; confirmPassword?: string | null };
+      const row = await liveToken(db, b.token);
+      // the password is checked before the link is used up: a refused password leaves the link working
+      const errors = newPasswordErrors(validator, b.newPassword, b.confirmPassword);
+      if (Object.keys(errors).length) throw validationFailed(errors);
+      const acc = { id: row.accountId, passwordHash: row.passwordHash, passwordChangedAt: row.passwordChangedAt };
+      if (await reusesRecentPassword(db, acc, b.newPassword!)) throw passwordReused();
+      const newHash = await hashPassword(b.newPassword!, hashParams);
+      const now = new Date().toISOString();
+      const newStatus = row.status === STATUS.locked || row.status === STATUS.mustChangePassword ? STATUS.normal : row.status;
+      await db.transaction(async (tx) => {
+        // the link is used exactly once: of two concurrent resets, one gets it
+        const used = await tx.run(`UPDATE _password_reset_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?`, [
+          now,
+          tokenHash(b.token),
+          now,
+        ]);
+        if (used.changes === 0) throw linkError('error.resetLinkUsed');
+        await keepInHistory(tx, acc, now);
+        // compare-and-set on the password the history was checked against; every session ends
+        const info = await tx.run(
+          `UPDATE account SET password_hash = ?, password_changed_at = ?, sessions_valid_from = ?, failed_logins = 0, status = ?, version = version + 1, updated_at = ?, updated_by = ?
          WHERE id = ? AND status = ? AND ${row.passwordHash === null ? 'password_hash IS NULL' : 'password_hash = ?'}`,
-        [newHash, now, now, newStatus, now, row.userId, row.accountId, row.status, ...(row.passwordHash === null ? [] : [row.passwordHash])],
-      );
-      if (info.changes === 0) throw conflict('error.staleVersion');
-      // the user ID's failed-login count and its delays start again too (server/auth/lockout.ts)
-      await clearLoginFailures(tx, row.userId);
-      await tx.run(`UPDATE _password_reset_tokens SET used_at = ? WHERE account_id = ? AND used_at IS NULL`, [now, row.accountId]);
-      const changes: Record<string, [unknown, unknown]> = { password: ['***', '***'] };
-      if (newStatus !== row.status) changes.status = [row.status, newStatus];
-      if (row.failedLogins !== 0) changes.failedLogins = [row.failedLogins, 0];
-      await tx.run(`INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, ?, NULL, 'accounts', ?, 'passwordReset', ?)`, [
-        now, row.userId, row.accountId, JSON.stringify(changes),
-      ]);
-    });
-    req.log.info({ event: 'passwordReset', userId: row.userId, unlocked: row.status === STATUS.locked }, 'password reset through the e-mailed link');
-    return { status: 200, message: translate(req.locale, 'message.passwordResetDone') };
-  });
+          [newHash, now, now, newStatus, now, row.userId, row.accountId, row.status, ...(row.passwordHash === null ? [] : [row.passwordHash])],
+        );
+        if (info.changes === 0) throw conflict('error.staleVersion');
+        // the user ID's failed-login count and its delays start again too (server/auth/lockout.ts)
+        await clearLoginFailures(tx, row.userId);
+        await tx.run(`UPDATE _password_reset_tokens SET used_at = ? WHERE account_id = ? AND used_at IS NULL`, [now, row.accountId]);
+        const changes: Record<string, [unknown, unknown]> = { password: ['***', '***'] };
+        if (newStatus !== row.status) changes.status = [row.status, newStatus];
+        if (row.failedLogins !== 0) changes.failedLogins = [row.failedLogins, 0];
+        await tx.run(
+          `INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, ?, NULL, 'accounts', ?, 'passwordReset', ?)`,
+          [now, row.userId, row.accountId, JSON.stringify(changes)],
+        );
+      });
+      req.log.info({ event: 'passwordReset', userId: row.userId, unlocked: row.status === STATUS.locked }, 'password reset through the e-mailed link');
+      return { status: 200, message: translate(req.locale, 'message.passwordResetDone') };
+    },
+  );
 }

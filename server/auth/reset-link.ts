@@ -25,7 +25,10 @@ export async function issueResetLink(tx: Queryable, accountId: number, now = new
   // one live link per account: a newer one voids the older
   await tx.run(`UPDATE _password_reset_tokens SET used_at = ? WHERE account_id = ? AND used_at IS NULL`, [at, accountId]);
   await tx.run(`INSERT INTO _password_reset_tokens (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)`, [
-    tokenHash(token), accountId, at, new Date(now.getTime() + RESET_LINK_MINUTES * 60_000).toISOString(),
+    tokenHash(token),
+    accountId,
+    at,
+    new Date(now.getTime() + RESET_LINK_MINUTES * 60_000).toISOString(),
   ]);
   await queueMail(tx, { template: 'passwordReset', accountId, vars: { resetLink: resetPasswordPath(token), expiresInMinutes: RESET_LINK_MINUTES } }, now);
 }

@@ -57,28 +57,36 @@ export default async function totpRoutes(app: FastifyInstance, opts: TotpRouteOp
     reply.header(REFRESH_HEADER, t.token);
   };
 
-  app.post('/supplierApi/accountInfo/totp/setup', {
-    preHandler: guard,
-    config: { rateLimit: {} },
-    schema: { body: body({ password: { type: 'string', maxLength: 200 } }) },
-  }, async (req) => {
-    const p = req.principal!;
-    const { password } = req.body as { password: string };
-    const acc = (await app.tokens.account(p.accountId))!;
-    if ((await mfaState(db, acc.id))?.enabled) throw conflict('error.mfaAlreadyEnabled');
-    if (!(await verifyPassword(password, acc.passwordHash))) {
-      await countFailure(acc.id);
-      req.log.warn({ event: 'mfa', outcome: 'wrongPassword', userId: p.userId }, 'two-step set-up refused');
-      throw validationFailed({ password: { key: 'error.wrongPassword' } });
-    }
-    const secret = newSecret();
-    // a pending seed, replacing any earlier pending one; never the seed of an enabled account
-    const r = await db.run(`UPDATE account SET totp_secret = ? WHERE id = ? AND (totp_enabled IS NULL OR totp_enabled = ?)`, [secret, acc.id, db.dialect.bool(false)]);
-    if (r.changes !== 1) throw conflict('error.mfaAlreadyEnabled');
-    const uri = otpauthUri(secret, translate(req.locale, metadata.app.titleKey), acc.userId);
-    req.log.info({ event: 'mfa', outcome: 'setup', userId: p.userId }, 'two-step set-up started');
-    return { status: 200, data: { secret, uri, qrCode: await qrCodeDataUrl(uri) } };
-  });
+  app.post(
+    '/supplierApi/accountInfo/totp/setup',
+    {
+      preHandler: guard,
+      config: { rateLimit: {} },
+      schema: { body: body({ password: { type: 'string', maxLength: 200 } }) },
+    },
+    async (req) => {
+      const p = req.principal!;
+      const { password } = req.body as { password: string };
+      const acc = (await app.tokens.account(p.accountId))!;
+      if ((await mfaState(db, acc.id))?.enabled) throw conflict('error.mfaAlreadyEnabled');
+      if (!(await verifyPassword(password, acc.passwordHash))) {
+        await countFailure(acc.id);
+        req.log.warn({ event: 'mfa', outcome: 'wrongPassword', userId: p.userId }, 'two-step set-up refused');
+        throw validationFailed({ password: { key: 'error.wrongPassword' } });
+      }
+      const secret = newSecret();
+      // a pending seed, replacing any earlier pending one; never the seed of an enabled account
+      const r = await db.run(`UPDATE account SET totp_secret = ? WHERE id = ? AND (totp_enabled IS NULL OR totp_enabled = ?)`, [
+        secret,
+        acc.id,
+        db.dialect.bool(false),
+      ]);
+      if (r.changes !== 1) throw conflict('error.mfaAlreadyEnabled');
+      const uri = otpauthUri(secret, translate(req.locale, metadata.app.titleKey), acc.userId);
+      req.log.info({ event: 'mfa', outcome: 'setup', userId: p.userId }, 'two-step set-up started');
+      return { status: 200, data: { secret, uri, qrCode: await qrCodeDataUrl(uri) } };
+    },
+  );
 
   /** enable and disable both take one code, behind the same guard and per-address limit */
   const codeRoute = { preHandler: guard, config: { rateLimit: {} }, schema: { body: body({ code: { type: 'string', maxLength: 64 } }) } };
@@ -98,7 +106,18 @@ export default async function totpRoutes(app: FastifyInstance, opts: TotpRouteOp
       const r = await tx.run(
         `UPDATE account SET totp_enabled = ?, totp_enrolled_at = ?, totp_last_step = ?, totp_recovery_codes = ?, sessions_valid_from = ?, version = version + 1, updated_at = ?, updated_by = ?
          WHERE id = ? AND totp_secret = ? AND (totp_enabled IS NULL OR totp_enabled = ?)`,
-        [tx.dialect.bool(true), now, step, JSON.stringify(recoveryCodes.map(hashRecoveryCode)), now, now, p.userId, p.accountId, s.secret, tx.dialect.bool(false)],
+        [
+          tx.dialect.bool(true),
+          now,
+          step,
+          JSON.stringify(recoveryCodes.map(hashRecoveryCode)),
+          now,
+          now,
+          p.userId,
+          p.accountId,
+          s.secret,
+          tx.dialect.bool(false),
+        ],
       );
       if (r.changes !== 1) throw conflict('error.mfaNoSetup');
       await audit(tx, req, 'totpEnable', { totpEnabled: [false, true], totpSecret: ['***', '***'], totpRecoveryCodes: ['***', '***'] }, now);

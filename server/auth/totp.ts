@@ -58,7 +58,15 @@ export const isTotpShaped = (code: string): boolean => /^\d{6}$/.test(code.repla
 export function matchingStep(secret: string, code: string, now: number = Date.now()): number | null {
   const token = code.replace(/\s+/g, '');
   if (!/^\d{6}$/.test(token)) return null;
-  const delta = TOTP.validate({ token, secret: Secret.fromBase32(secret), algorithm: TOTP_ALGORITHM, digits: TOTP_DIGITS, period: TOTP_PERIOD, timestamp: now, window: TOTP_DRIFT_STEPS });
+  const delta = TOTP.validate({
+    token,
+    secret: Secret.fromBase32(secret),
+    algorithm: TOTP_ALGORITHM,
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD,
+    timestamp: now,
+    window: TOTP_DRIFT_STEPS,
+  });
   return delta === null ? null : timeStep(now) + delta;
 }
 
@@ -73,7 +81,11 @@ export function newRecoveryCodes(): string[] {
 
 /** What the user typed, as it was made: case, separators and the look-alikes o/0, i/l/1 do not matter. */
 export const normalizeRecoveryCode = (code: string): string =>
-  code.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/o/g, '0').replace(/[il]/g, '1');
+  code
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .replace(/o/g, '0')
+    .replace(/[il]/g, '1');
 
 export const hashRecoveryCode = (code: string): string => createHash('sha256').update(normalizeRecoveryCode(code)).digest('hex');
 
@@ -104,7 +116,13 @@ export interface MfaState {
 }
 
 export async function mfaState(q: Queryable, accountId: number): Promise<MfaState | undefined> {
-  const row = await q.get<{ enabled: number | boolean | null; secret: string | null; enrolledAt: string | null; lastStep: number | string | null; recovery: string | null }>(
+  const row = await q.get<{
+    enabled: number | boolean | null;
+    secret: string | null;
+    enrolledAt: string | null;
+    lastStep: number | string | null;
+    recovery: string | null;
+  }>(
     `SELECT totp_enabled AS "enabled", totp_secret AS "secret", totp_enrolled_at AS "enrolledAt", totp_last_step AS "lastStep", totp_recovery_codes AS "recovery" FROM account WHERE id = ?`,
     [accountId],
   );
@@ -151,7 +169,12 @@ export async function useRecoveryCode(q: Queryable, accountId: number, code: str
     const i = findRecoveryCode(s.recoveryHashes, code);
     if (i < 0) return false;
     const rest = JSON.stringify(s.recoveryHashes.filter((_, j) => j !== i));
-    const r = await q.run(`UPDATE account SET totp_recovery_codes = ? WHERE id = ? AND totp_enabled = ? AND totp_recovery_codes = ?`, [rest, accountId, q.dialect.bool(true), s.recoveryRaw]);
+    const r = await q.run(`UPDATE account SET totp_recovery_codes = ? WHERE id = ? AND totp_enabled = ? AND totp_recovery_codes = ?`, [
+      rest,
+      accountId,
+      q.dialect.bool(true),
+      s.recoveryRaw,
+    ]);
     if (r.changes === 1) return true;
   }
   return false;

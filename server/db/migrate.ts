@@ -36,14 +36,20 @@ export interface MigrationStep {
   values?: Record<string, string>;
 }
 /** `file`: the metadata file it comes from (codegen adds it) */
-export interface Migration { id: string; steps: MigrationStep[]; file?: string }
+export interface Migration {
+  id: string;
+  steps: MigrationStep[];
+  file?: string;
+}
 
 const OPS_HELP = 'ops dropColumn, renameColumn, retypeColumn, dropTable, addColumn, mapValues; metadata/README.md "Migrations"';
 
 /** The metadata asks for a change that would lose or invent data, and no migration says what to do. */
 export class MigrationRefused extends Error {
   constructor(readonly problems: string[]) {
-    super(`The database cannot follow the metadata without losing data or leaving required values empty:\n  - ${problems.join('\n  - ')}\nAdd a migration file in metadata/migrations/ that says what to do (${OPS_HELP}), run npm run codegen, then start again. Nothing was changed.`);
+    super(
+      `The database cannot follow the metadata without losing data or leaving required values empty:\n  - ${problems.join('\n  - ')}\nAdd a migration file in metadata/migrations/ that says what to do (${OPS_HELP}), run npm run codegen, then start again. Nothing was changed.`,
+    );
     this.name = 'MigrationRefused';
   }
 }
@@ -54,7 +60,9 @@ export class MigrationFailed extends Error {
     readonly where: string,
     readonly reason: string,
   ) {
-    super(`The database migration failed while ${where}: ${reason}. Nothing was changed (the migration runs in one transaction); fix the cause and start again.`);
+    super(
+      `The database migration failed while ${where}: ${reason}. Nothing was changed (the migration runs in one transaction); fix the cause and start again.`,
+    );
     this.name = 'MigrationFailed';
   }
 }
@@ -76,7 +84,15 @@ export interface MigrateOptions {
   log?: (line: string) => void;
 }
 
-const emptyReport = (): MigrateReport => ({ created: [], addedColumns: [], alteredColumns: [], createdIndexes: [], droppedIndexes: [], migrations: [], steps: [] });
+const emptyReport = (): MigrateReport => ({
+  created: [],
+  addedColumns: [],
+  alteredColumns: [],
+  createdIndexes: [],
+  droppedIndexes: [],
+  migrations: [],
+  steps: [],
+});
 
 /** The driver's message without its stack (a SQLite or PostgreSQL error) */
 const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)).split('\n')[0];
@@ -179,7 +195,9 @@ class Migrator {
       await this.tx.run(`ALTER TABLE _password_history RENAME TO _password_history_old`);
       await this.tx.run(`DROP INDEX IF EXISTS ix_password_history_account`);
       for (const sql of this.d.systemDdl().filter((s) => s.includes('_password_history'))) await this.tx.run(sql);
-      await this.tx.run(`INSERT INTO _password_history (account_id, hash, changed_at) SELECT account_id, hash, changed_at FROM _password_history_old ORDER BY changed_at`);
+      await this.tx.run(
+        `INSERT INTO _password_history (account_id, hash, changed_at) SELECT account_id, hash, changed_at FROM _password_history_old ORDER BY changed_at`,
+      );
       await this.tx.run(`DROP TABLE _password_history_old`);
       this.step('upgraded system table _password_history (an id column)');
     }
@@ -241,11 +259,17 @@ class Migrator {
         const { t, c } = this.wanted(where, s.table, s.column!);
         const have = await this.columnsOf(s.table);
         if (!have.has(c.name)) await this.run(where, this.d.addColumn(s.table, { ...c, notNull: false }));
-        if (s.copyFrom !== undefined && !have.has(s.copyFrom)) throw new MigrationFailed(where, `table "${s.table}" has no column "${s.copyFrom}" to copy from`);
-        const fill = s.copyFrom !== undefined ? { sql: q(s.copyFrom), params: [] } : { sql: '?', params: [typeof s.value === 'boolean' ? this.d.bool(s.value) : s.value] };
+        if (s.copyFrom !== undefined && !have.has(s.copyFrom))
+          throw new MigrationFailed(where, `table "${s.table}" has no column "${s.copyFrom}" to copy from`);
+        const fill =
+          s.copyFrom !== undefined ? { sql: q(s.copyFrom), params: [] } : { sql: '?', params: [typeof s.value === 'boolean' ? this.d.bool(s.value) : s.value] };
         const { changes } = await this.run(where, `UPDATE ${q(s.table)} SET ${q(c.name)} = ${fill.sql} WHERE ${q(c.name)} IS NULL`, fill.params);
         const left = await this.count(s.table, `${q(c.name)} IS NULL`);
-        if (c.notNull && left > 0) throw new MigrationFailed(where, `${left} rows still have no value in "${c.name}" (the column "${s.copyFrom}" is empty there): give a "value" instead, or fill "${s.copyFrom}" first`);
+        if (c.notNull && left > 0)
+          throw new MigrationFailed(
+            where,
+            `${left} rows still have no value in "${c.name}" (the column "${s.copyFrom}" is empty there): give a "value" instead, or fill "${s.copyFrom}" first`,
+          );
         // declared nullable so far: the next phase makes it what the metadata says (NOT NULL)
         await this.record(t, [c], (col) => JSON.stringify({ ...columnShape(col), notNull: false }));
         this.step(`${label}: ${have.has(c.name) ? '' : 'added the column, '}filled ${changes} rows`);
@@ -255,7 +279,8 @@ class Migrator {
         // each old value rewritten; values not listed stay as they are
         this.wanted(where, s.table, s.column!);
         let changed = 0;
-        for (const [from, to] of Object.entries(s.values ?? {})) changed += (await this.run(where, `UPDATE ${q(s.table)} SET ${q(s.column!)} = ? WHERE ${q(s.column!)} = ?`, [to, from])).changes;
+        for (const [from, to] of Object.entries(s.values ?? {}))
+          changed += (await this.run(where, `UPDATE ${q(s.table)} SET ${q(s.column!)} = ? WHERE ${q(s.column!)} = ?`, [to, from])).changes;
         this.step(`${label}: rewrote ${changed} rows`);
         return;
       }
@@ -267,7 +292,11 @@ class Migrator {
   private wanted(where: string, table: string, column: string): { t: TableDef; c: ColumnDef } {
     const t = this.tables.find((x) => x.name === table);
     const c = t?.columns.find((x) => x.name === column);
-    if (!t || !c) throw new MigrationFailed(where, `the metadata has no column "${column}" in table "${table}" (a migration can only fill or retype a column the metadata declares)`);
+    if (!t || !c)
+      throw new MigrationFailed(
+        where,
+        `the metadata has no column "${column}" in table "${table}" (a migration can only fill or retype a column the metadata declares)`,
+      );
     return { t, c };
   }
 
@@ -303,7 +332,9 @@ class Migrator {
   async followMetadata(): Promise<void> {
     const wanted = new Set(this.tables.filter((t) => !t.view).map((t) => t.name));
     const known = (await this.tx.all<{ table_name: string }>(`SELECT DISTINCT table_name FROM _schema_columns`)).map((r) => r.table_name);
-    for (const t of known) if (!wanted.has(t) && (await this.tableExists(t))) this.problems.push(`table "${t}" holds data but no entity describes it any more (migration op "dropTable")`);
+    for (const t of known)
+      if (!wanted.has(t) && (await this.tableExists(t)))
+        this.problems.push(`table "${t}" holds data but no entity describes it any more (migration op "dropTable")`);
     for (const t of this.tables) {
       if (t.view) continue;
       let rebuilt = false;
@@ -338,10 +369,19 @@ class Migrator {
    */
   private async followColumns(t: TableDef): Promise<boolean | null> {
     const have = await this.columnsOf(t.name);
-    const recorded = new Map((await this.tx.all<{ column_name: string; field_type: string; definition: string | null }>(`SELECT column_name, field_type, definition FROM _schema_columns WHERE table_name = ?`, [t.name])).map((r) => [r.column_name, r]));
+    const recorded = new Map(
+      (
+        await this.tx.all<{ column_name: string; field_type: string; definition: string | null }>(
+          `SELECT column_name, field_type, definition FROM _schema_columns WHERE table_name = ?`,
+          [t.name],
+        )
+      ).map((r) => [r.column_name, r]),
+    );
     const wantCols = new Set(t.columns.map((c) => c.name));
     const before = this.problems.length;
-    for (const c of have.keys()) if (!wantCols.has(c)) this.problems.push(`table "${t.name}"${this.origin(t)}: column "${c}" is no longer in the metadata (migration op "dropColumn" or "renameColumn")`);
+    for (const c of have.keys())
+      if (!wantCols.has(c))
+        this.problems.push(`table "${t.name}"${this.origin(t)}: column "${c}" is no longer in the metadata (migration op "dropColumn" or "renameColumn")`);
     const adds: ColumnDef[] = [];
     const alters: { c: ColumnDef; from: ColumnShape | null; fillDefault: number }[] = [];
     let rows: number | null = null;
@@ -354,7 +394,9 @@ class Migrator {
         continue;
       }
       if (rec && rec.field_type !== c.fieldType) {
-        this.problems.push(`table "${t.name}"${this.origin(t, c)}: column "${c.name}" changes type from ${rec.field_type} to ${c.fieldType} (migration op "retypeColumn")`);
+        this.problems.push(
+          `table "${t.name}"${this.origin(t, c)}: column "${c.name}" changes type from ${rec.field_type} to ${c.fieldType} (migration op "retypeColumn")`,
+        );
         continue;
       }
       const from = this.shapeNow(rec?.definition, have.get(c.name)!, c);
@@ -374,10 +416,14 @@ class Migrator {
 
     for (const a of alters) {
       if (!a.fillDefault) continue;
-      await this.run(`filling the empty rows of "${t.name}"."${a.c.name}"${this.origin(t, a.c)} with its default`, `UPDATE ${this.q(t.name)} SET ${this.q(a.c.name)} = ${a.c.defaultSql} WHERE ${this.q(a.c.name)} IS NULL`);
+      await this.run(
+        `filling the empty rows of "${t.name}"."${a.c.name}"${this.origin(t, a.c)} with its default`,
+        `UPDATE ${this.q(t.name)} SET ${this.q(a.c.name)} = ${a.c.defaultSql} WHERE ${this.q(a.c.name)} IS NULL`,
+      );
       this.step(`filled ${a.fillDefault} empty rows of "${t.name}"."${a.c.name}" with its default ${a.c.defaultSql} (the field is now required)`);
     }
-    const declare = (c: ColumnDef) => `${c.notNull ? 'NOT NULL' : 'nullable'}${c.defaultSql !== null ? `, default ${c.defaultSql}` : ''}${c.range ? `, ${c.range.min} to ${c.range.max}` : ''}`;
+    const declare = (c: ColumnDef) =>
+      `${c.notNull ? 'NOT NULL' : 'nullable'}${c.defaultSql !== null ? `, default ${c.defaultSql}` : ''}${c.range ? `, ${c.range.min} to ${c.range.max}` : ''}`;
     // SQLite adds a NOT NULL column only with a default, and alters no column: it rebuilds the table
     const rebuild = !this.d.altersColumnsInPlace && (alters.length > 0 || adds.some((c) => c.notNull && c.defaultSql === null));
     if (rebuild) {
@@ -386,7 +432,9 @@ class Migrator {
       for (const sql of this.d.rebuildTable(t, copy)) await this.run(`rebuilding table "${t.name}"${this.origin(t)} to change ${changed.join(', ')}`, sql);
       for (const c of adds) this.report.addedColumns.push(`${t.name}.${c.name}`);
       for (const a of alters) this.report.alteredColumns.push(`${t.name}.${a.c.name}`);
-      this.step(`rebuilt table "${t.name}"${this.origin(t)} (SQLite changes columns so): ${[...adds.map((c) => `added "${c.name}" ${c.sqlType} ${declare(c)}`), ...alters.map((a) => `"${a.c.name}" now ${a.c.sqlType} ${declare(a.c)}`)].join('; ')}`);
+      this.step(
+        `rebuilt table "${t.name}"${this.origin(t)} (SQLite changes columns so): ${[...adds.map((c) => `added "${c.name}" ${c.sqlType} ${declare(c)}`), ...alters.map((a) => `"${a.c.name}" now ${a.c.sqlType} ${declare(a.c)}`)].join('; ')}`,
+      );
     } else {
       for (const c of adds) {
         await this.run(`adding column "${t.name}"."${c.name}"${this.origin(t, c)}`, this.d.addColumn(t.name, c));
@@ -432,7 +480,10 @@ class Migrator {
       await this.run(`creating index "${ix.name}" on "${t.name}"${this.origin(t)}`, this.d.createIndex(t.name, ix));
       this.report.createdIndexes.push(ix.name);
       // a new table's indexes are part of its own line
-      if (!isNew) this.step(`${rebuilt && before.has(ix.name) ? 'rebuilt' : 'created'} index "${ix.name}" on "${t.name}" (${ix.columns.join(', ')}${ix.unique ? ', unique' : ''})`);
+      if (!isNew)
+        this.step(
+          `${rebuilt && before.has(ix.name) ? 'rebuilt' : 'created'} index "${ix.name}" on "${t.name}" (${ix.columns.join(', ')}${ix.unique ? ', unique' : ''})`,
+        );
     }
     for (const ix of haveIx) {
       if (!wantIx.has(ix) && /^(ix|ux)_/.test(ix)) {

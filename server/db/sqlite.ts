@@ -179,7 +179,10 @@ export class SqliteDb implements Db {
       const snap: Snapshot = {
         ...queryable(r),
         async cursor(sql, params = []) {
-          const it = c.prepare<unknown[], unknown[]>(sql).raw(true).iterate(...params);
+          const it = c
+            .prepare<unknown[], unknown[]>(sql)
+            .raw(true)
+            .iterate(...params);
           open.add(it);
           return {
             async read(n) {
@@ -240,7 +243,9 @@ export class SqliteDb implements Db {
   async insertMany(table: string, columns: readonly string[], rows: readonly unknown[][], tx?: Queryable): Promise<void> {
     if (!rows.length) return;
     if (!tx) await this.waitOutside();
-    const stmt = this.raw.prepare(`INSERT INTO ${dialect.quote(table)} (${columns.map(dialect.quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+    const stmt = this.raw.prepare(
+      `INSERT INTO ${dialect.quote(table)} (${columns.map(dialect.quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    );
     const load = () => {
       for (const row of rows) stmt.run(row as unknown[]);
     };

@@ -69,7 +69,8 @@ export interface DeliveryCard extends DeliveryCardLine {
 /** printQty cards for each line, in line order. */
 export function buildCards(lines: DeliveryCardLine[], printQty: number, cardLength = 26): DeliveryCard[] {
   const out: DeliveryCard[] = [];
-  for (const line of lines) for (let seq = 1; seq <= printQty; seq++) out.push({ ...line, seq, printQty, cardNo: cardNumber(line.orderNo, line.itemNo, seq, cardLength) });
+  for (const line of lines)
+    for (let seq = 1; seq <= printQty; seq++) out.push({ ...line, seq, printQty, cardNo: cardNumber(line.orderNo, line.itemNo, seq, cardLength) });
   return out;
 }
 
@@ -92,7 +93,10 @@ const MM = 72 / 25.4;
 const GREY = '#555555';
 const A4 = { w: 595.28, h: 841.89 };
 
-interface Label { primary: string; secondary: string }
+interface Label {
+  primary: string;
+  secondary: string;
+}
 type Labeller = (key: string, args?: Record<string, string | number>) => Label;
 
 function labeller(locale: Locale): Labeller {
@@ -160,7 +164,10 @@ function drawCard(doc: Pdf, c: DeliveryCard, x: number, y: number, w: number, h:
   doc.lineWidth(0.5).strokeColor('#888888');
   rows.forEach(([key, value], i) => {
     const ry = cy + i * rowH;
-    doc.moveTo(x + pad, ry).lineTo(x + w - pad, ry).stroke();
+    doc
+      .moveTo(x + pad, ry)
+      .lineTo(x + w - pad, ry)
+      .stroke();
     const l = L(key);
     boxText(doc, l.primary, x + pad + 2, ry + 3, labelW - 4, { size: 8 });
     boxText(doc, l.secondary, x + pad + 2, ry + 13, labelW - 4, { size: 6, color: GREY });
@@ -171,8 +178,14 @@ function drawCard(doc: Pdf, c: DeliveryCard, x: number, y: number, w: number, h:
     if (doc.widthOfString(value) <= vw) boxText(doc, value, vx, ry + (rowH - 12) / 2, vw, { size: 10 });
     else boxText(doc, value, vx, ry + 1.5, vw, { size: 7, height: rowH - 1.5 });
   });
-  doc.moveTo(x + pad, y + h - pad).lineTo(x + w - pad, y + h - pad).stroke();
-  doc.moveTo(x + pad + labelW - 2, cy).lineTo(x + pad + labelW - 2, y + h - pad).stroke();
+  doc
+    .moveTo(x + pad, y + h - pad)
+    .lineTo(x + w - pad, y + h - pad)
+    .stroke();
+  doc
+    .moveTo(x + pad + labelW - 2, cy)
+    .lineTo(x + pad + labelW - 2, y + h - pad)
+    .stroke();
 }
 
 /** Columns of the detail list: label key, width (pt), value. The delivery place takes the rest. */
@@ -203,7 +216,11 @@ function drawDetailPage(doc: Pdf, cards: DeliveryCard[], first: number, page: nu
   const by = L('document.deliveryCard.printedBy');
   const at = L('document.deliveryCard.printedAt');
   const total = L('document.deliveryCard.totalCards');
-  const meta = [`${at.primary} ${at.secondary}: ${opts.printedAt.slice(0, 19).replace('T', ' ')}`, `${by.primary} ${by.secondary}: ${opts.printedBy}`, `${total.primary} ${total.secondary}: ${cards.length}`];
+  const meta = [
+    `${at.primary} ${at.secondary}: ${opts.printedAt.slice(0, 19).replace('T', ' ')}`,
+    `${by.primary} ${by.secondary}: ${opts.printedBy}`,
+    `${total.primary} ${total.secondary}: ${cards.length}`,
+  ];
   boxText(doc, meta.join('    '), margin, margin + 32, inner, { size: 8 });
 
   // header row
@@ -229,7 +246,10 @@ function drawDetailPage(doc: Pdf, cards: DeliveryCard[], first: number, page: nu
       boxText(doc, col.value(c, first + r), x + 2, ry + 4, widths[i] - (col.align ? 10 : 4), { size: 8, ...(col.align ? { align: col.align } : {}) });
       x += widths[i];
     });
-    doc.moveTo(margin, ry + rowH).lineTo(margin + inner, ry + rowH).stroke();
+    doc
+      .moveTo(margin, ry + rowH)
+      .lineTo(margin + inner, ry + rowH)
+      .stroke();
   });
   const bottom = top + headH + lines.length * rowH;
   doc.rect(margin, top, inner, bottom - top).stroke();

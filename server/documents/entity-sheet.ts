@@ -14,9 +14,20 @@ import { quote } from '../../codegen/runtime/dialect.ts';
 import type { Queryable } from '../db/types.ts';
 import { columnName, excelSerialToDate, writeXlsx, type CellValue, type SheetData } from './xlsx.ts';
 
-export interface RowError { row: number; field: string; key: string; args?: Record<string, string | number> }
-export interface ImportRow { row: number; values: Record<string, unknown> }
-export interface ParsedSheet { rows: ImportRow[]; errors: RowError[] }
+export interface RowError {
+  row: number;
+  field: string;
+  key: string;
+  args?: Record<string, string | number>;
+}
+export interface ImportRow {
+  row: number;
+  values: Record<string, unknown>;
+}
+export interface ParsedSheet {
+  rows: ImportRow[];
+  errors: RowError[];
+}
 
 export interface EntitySheetContext {
   meta: CompiledMetadata;
@@ -35,7 +46,12 @@ export function importFields(entity: CompiledEntity, createSchema: JsonSchema): 
 
 /** Header text as compared: NFKC (full-width letters, brackets), no trailing required marker, case-blind. */
 const normalize = (s: string): string =>
-  s.normalize('NFKC').replace(/[*＊]\s*$/, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  s
+    .normalize('NFKC')
+    .replace(/[*＊]\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 
 /** header text -> field name, for every label of every language and the field names themselves. */
 function headerMap(fields: CompiledField[], catalogues: Catalogues): Map<string, string> {
@@ -179,7 +195,13 @@ export async function uniqueErrors(db: Queryable, entity: CompiledEntity, rows: 
       const vals = ix.fields.map((n) => (n in r.values ? r.values[n] : fixed[n]));
       if (vals.some((v) => v === null || v === undefined)) continue; // NULLs never collide in SQL
       const key = JSON.stringify(vals);
-      if (seen.has(key) || (await db.get(sql, vals.map((v) => (typeof v === 'boolean' ? db.dialect.bool(v) : v))))) {
+      if (
+        seen.has(key) ||
+        (await db.get(
+          sql,
+          vals.map((v) => (typeof v === 'boolean' ? db.dialect.bool(v) : v)),
+        ))
+      ) {
         for (const n of ix.fields) if (n in r.values) errors.push({ row: r.row, field: n, key: 'validation.unique' });
       }
       seen.add(key);
@@ -195,7 +217,11 @@ export async function uniqueErrors(db: Queryable, entity: CompiledEntity, rows: 
  * optionally some rows (values by field name). Text columns are formatted as Text in Excel so
  * that part codes keep their leading zeros when typed.
  */
-export function entityTemplate(ctx: Pick<EntitySheetContext, 'entity' | 'createSchema' | 'catalogues'>, locale: Locale, rows: Record<string, CellValue>[] = []): Buffer {
+export function entityTemplate(
+  ctx: Pick<EntitySheetContext, 'entity' | 'createSchema' | 'catalogues'>,
+  locale: Locale,
+  rows: Record<string, CellValue>[] = [],
+): Buffer {
   const fields = importFields(ctx.entity, ctx.createSchema);
   const labels = fields.map((f) => ctx.catalogues[locale]?.[f.labelKey] ?? f.name);
   return writeXlsx([
@@ -203,7 +229,10 @@ export function entityTemplate(ctx: Pick<EntitySheetContext, 'entity' | 'createS
       name: ctx.catalogues[locale]?.[ctx.entity.labelKey] ?? ctx.entity.name,
       header: true,
       columns: fields.map((f, i) => ({
-        width: Math.max(12, [...labels[i]].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 2)),
+        width: Math.max(
+          12,
+          [...labels[i]].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 2),
+        ),
         text: f.type === 'string' || f.type === 'text',
       })),
       rows: [labels, ...rows.map((r) => fields.map((f) => r[f.name] ?? null))],

@@ -58,7 +58,8 @@ export function cjkFont(): { path: string; data: Buffer } {
     const data = readFileSync(path);
     if (!isTrueType(data)) {
       // an explicit choice that cannot work is an error, not something to skip silently
-      if (path === process.env.PORTAL_CJK_FONT) throw new FontMissingError(`${path} is not a TrueType font (CFF .otf and .ttc collections lose glyphs in pdfkit)`);
+      if (path === process.env.PORTAL_CJK_FONT)
+        throw new FontMissingError(`${path} is not a TrueType font (CFF .otf and .ttc collections lose glyphs in pdfkit)`);
       tried.push(`${path}: not TrueType`);
       continue;
     }

@@ -35,7 +35,14 @@ export async function renderPdf(draw: (doc: Pdf) => Promise<void> | void, option
 }
 
 /** Draws text clipped to one box: shrinks nothing, cuts with an ellipsis instead of overflowing. */
-export function boxText(doc: Pdf, text: string, x: number, y: number, width: number, opts: { size: number; height?: number; align?: 'left' | 'center' | 'right'; color?: string }): void {
+export function boxText(
+  doc: Pdf,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  opts: { size: number; height?: number; align?: 'left' | 'center' | 'right'; color?: string },
+): void {
   doc.fillColor(opts.color ?? '#000000').fontSize(opts.size);
   const height = opts.height ?? opts.size * 1.3;
   doc.text(text, x, y, { width, height, align: opts.align ?? 'left', ellipsis: true, lineGap: 0 });

@@ -32,7 +32,10 @@ export type { CellValue };
 
 /** How a column's data cells look: `text` (number format "@", codes keep leading zeros), `money` (#,##0.00), `integer` (0), or general. */
 export type StreamColumnStyle = 'general' | 'text' | 'money' | 'integer';
-export interface StreamColumn { width?: number; style?: StreamColumnStyle }
+export interface StreamColumn {
+  width?: number;
+  style?: StreamColumnStyle;
+}
 
 export interface XlsxStreamOptions {
   /** at most 31 characters; []:*?/\ are replaced */
@@ -47,7 +50,6 @@ export interface XlsxStreamOptions {
   /** sheet XML characters batched before they go to the compressor (default 128 Ki) */
   batchChars?: number;
 }
-
 
 /** Excel's own limit of rows per sheet, header included. */
 export const XLSX_MAX_ROWS = 1_048_576;
@@ -69,8 +71,14 @@ function packageParts(sheetName: string): [string, string][] {
         '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
         '</Types>',
     ],
-    ['_rels/.rels', `${XML_DECL}<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
-    ['xl/workbook.xml', `${XML_DECL}<workbook xmlns="${NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${escapeXml(sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+    [
+      '_rels/.rels',
+      `${XML_DECL}<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    [
+      'xl/workbook.xml',
+      `${XML_DECL}<workbook xmlns="${NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${escapeXml(sheetName)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ],
     [
       'xl/_rels/workbook.xml.rels',
       `${XML_DECL}<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/>` +
@@ -100,7 +108,10 @@ class NativeDeflateEntry implements ZipInputFile {
   ondata?: AsyncFlateStreamHandler;
   private readonly z: DeflateRaw;
 
-  constructor(readonly filename: string, level: number) {
+  constructor(
+    readonly filename: string,
+    level: number,
+  ) {
     this.z = createDeflateRaw({ level, memLevel: 9, chunkSize: 64 * 1024 });
     this.z.on('data', (chunk: Buffer) => this.ondata?.(null, chunk as Uint8Array<ArrayBuffer>, false));
     this.z.on('end', () => this.ondata?.(null, new Uint8Array(0), true));
@@ -205,7 +216,8 @@ export class XlsxStreamWriter {
     const cols = opts.columns?.length
       ? `<cols>${opts.columns.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.width ?? 14}" customWidth="1"${c.style && c.style !== 'general' ? ` style="${STYLE_INDEX[c.style]}"` : ''}/>`).join('')}</cols>`
       : '';
-    const view = '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>';
+    const view =
+      '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>';
     let header = '<row r="1">';
     opts.header.forEach((h, i) => {
       header += `<c r="${this.refs[i]}1" s="1" t="inlineStr"><is><t${edgeSpace(h) ? ' xml:space="preserve"' : ''}>${esc(h)}</t></is></c>`;

@@ -31,8 +31,15 @@ import { strToU8, zipSync, type Zippable } from 'fflate';
 
 export type CellValue = string | number | boolean | null;
 /** One non-empty row of a sheet: its Excel row number (1-based) and cells by column index (0 = A). */
-export interface SheetRow { row: number; cells: CellValue[] }
-export interface SheetData { name: string; rows: SheetRow[]; date1904: boolean }
+export interface SheetRow {
+  row: number;
+  cells: CellValue[];
+}
+export interface SheetData {
+  name: string;
+  rows: SheetRow[];
+  date1904: boolean;
+}
 
 /* ------------------------------------------------------------------ limits */
 
@@ -128,7 +135,10 @@ export class XlsxError extends Error {
   /** for 'tooLarge': the limit the workbook breaks, and its value */
   limit?: XlsxLimit;
   max?: number;
-  constructor(readonly problem: XlsxProblem, detail?: string) {
+  constructor(
+    readonly problem: XlsxProblem,
+    detail?: string,
+  ) {
     super(`xlsx: ${problem}${detail ? ` (${detail})` : ''}`);
     this.name = 'XlsxError';
   }
@@ -162,12 +172,18 @@ export function decodeXml(s: string): string {
   return s.replace(REFERENCE, (_m, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
     if (name !== undefined) {
       switch (name) {
-        case 'lt': return '<';
-        case 'gt': return '>';
-        case 'amp': return '&';
-        case 'quot': return '"';
-        case 'apos': return "'";
-        default: throw notXlsx('a reference to an undefined entity');
+        case 'lt':
+          return '<';
+        case 'gt':
+          return '>';
+        case 'amp':
+          return '&';
+        case 'quot':
+          return '"';
+        case 'apos':
+          return "'";
+        default:
+          throw notXlsx('a reference to an undefined entity');
       }
     }
     const cp = hex !== undefined ? parseInt(hex, 16) : parseInt(dec!, 10);
@@ -194,7 +210,9 @@ class Tag {
     for (let k = 0; k < this.count * 4; k += 4) {
       const start = at[k];
       const end = at[k + 1];
-      if (end - start === len ? xml.startsWith(local, start) : end - start > len && xml.charCodeAt(end - len - 1) === 0x3a && xml.startsWith(local, end - len)) {
+      if (
+        end - start === len ? xml.startsWith(local, start) : end - start > len && xml.charCodeAt(end - len - 1) === 0x3a && xml.startsWith(local, end - len)
+      ) {
         const value = xml.slice(at[k + 2], at[k + 3]);
         if (value.includes('<')) throw notXlsx('"<" in an attribute value');
         return decodeXml(value);
@@ -393,7 +411,16 @@ function declaredCount(value: string | undefined, limits: XlsxLimits, limit: Xls
 
 /* ------------------------------------------------------------------ zip */
 
-interface ZipEntry { flags: number; method: number; crc: number; compressedSize: number; size: number; offset: number; nameAt: number; nameLength: number }
+interface ZipEntry {
+  flags: number;
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  offset: number;
+  nameAt: number;
+  nameLength: number;
+}
 
 /** The zip's central directory by entry name. Only the directory is read; nothing is inflated. */
 function zipDirectory(data: Uint8Array, limits: XlsxLimits): Map<string, ZipEntry> {
@@ -482,7 +509,11 @@ class Package {
     const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
     if (e.offset + 30 + e.nameLength > data.length || dv.getUint32(e.offset, true) !== 0x04034b50) throw notXlsx(`no local header for ${name}`);
     // the local header names the same entry (a reader that walks local headers would see another file otherwise)
-    if (dv.getUint16(e.offset + 26, true) !== e.nameLength || Buffer.compare(data.subarray(e.offset + 30, e.offset + 30 + e.nameLength), data.subarray(e.nameAt, e.nameAt + e.nameLength)) !== 0) throw notXlsx(`the local header of ${name} names another entry`);
+    if (
+      dv.getUint16(e.offset + 26, true) !== e.nameLength ||
+      Buffer.compare(data.subarray(e.offset + 30, e.offset + 30 + e.nameLength), data.subarray(e.nameAt, e.nameAt + e.nameLength)) !== 0
+    )
+      throw notXlsx(`the local header of ${name} names another entry`);
     const start = e.offset + 30 + dv.getUint16(e.offset + 26, true) + dv.getUint16(e.offset + 28, true);
     const end = start + e.compressedSize;
     if (end > data.length) throw notXlsx(`${name} truncated`);
@@ -652,7 +683,7 @@ function readRows(xml: string, limits: XlsxLimits, shared: string[]): SheetRow[]
         case 'c':
           if (inCell && cells) {
             const x = cellValue(type, value, inline, shared);
-            textHeld += typeof x === 'string' ? x.length : value?.length ?? 0;
+            textHeld += typeof x === 'string' ? x.length : (value?.length ?? 0);
             if (textHeld > limits.textChars) throw tooLarge(limits, 'textChars');
             cells[col] = x;
           }
@@ -689,7 +720,7 @@ function cellValue(type: string | undefined, v: string | null, inline: string | 
   const raw = v ?? '';
   switch (type) {
     case 's':
-      return v === null ? null : shared[Number(raw)] ?? null;
+      return v === null ? null : (shared[Number(raw)] ?? null);
     case 'inlineStr':
       return inline ?? '';
     case 'str': // cached result of a string formula
@@ -752,7 +783,10 @@ export function readFirstSheet(data: Uint8Array, limits: XlsxLimits = EXCEL_LIMI
   }
   if (!pkg.has(sheetPath)) throw new XlsxError('noSheet', sheetPath);
   // both parts' declared sizes before either is inflated
-  pkg.checkDeclared([[sharedPath, 'sharedStringsBytes'], [sheetPath, 'sheetBytes']]);
+  pkg.checkDeclared([
+    [sharedPath, 'sharedStringsBytes'],
+    [sheetPath, 'sheetBytes'],
+  ]);
   const sharedXml = sharedPath === sheetPath ? undefined : pkg.read(sharedPath, 'sharedStringsBytes');
   const shared = sharedXml === undefined ? [] : readSharedStrings(sharedXml, limits);
   const rows = readRows(pkg.read(sheetPath, 'sheetBytes')!, limits, shared);
@@ -773,9 +807,13 @@ export function excelSerialToDate(serial: number, date1904 = false): string | nu
 // characters XML 1.0 cannot carry at all (control characters other than tab, newline, return)
 // eslint-disable-next-line no-control-regex
 const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
-export const escapeXml = (s: string): string => s.replace(INVALID_XML, '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+export const escapeXml = (s: string): string =>
+  s.replace(INVALID_XML, '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-export interface SheetColumn { width?: number; text?: boolean }
+export interface SheetColumn {
+  width?: number;
+  text?: boolean;
+}
 export interface WriteSheet {
   name: string;
   rows: CellValue[][];
@@ -785,14 +823,14 @@ export interface WriteSheet {
   header?: boolean;
 }
 
-
-
 function sheetXml(s: WriteSheet): string {
   const cols = s.columns ?? [];
   const colXml = cols.length
     ? `<cols>${cols.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.width ?? 14}" customWidth="1"${c.text ? ' style="2"' : ''}/>`).join('')}</cols>`
     : '';
-  const view = s.header ? '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' : '';
+  const view = s.header
+    ? '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>'
+    : '';
   const rows = s.rows
     .map((cells, r) => {
       const xml = cells
@@ -822,10 +860,17 @@ export function writeXlsx(sheets: WriteSheet[]): Buffer {
         '<Default Extension="xml" ContentType="application/xml"/>' +
         '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
         '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
-        sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('') +
+        sheets
+          .map(
+            (_, i) =>
+              `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+          )
+          .join('') +
         '</Types>',
     ),
-    '_rels/.rels': strToU8(`${XML_DECL}<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`),
+    '_rels/.rels': strToU8(
+      `${XML_DECL}<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ),
     'xl/workbook.xml': strToU8(
       `${XML_DECL}<workbook xmlns="${NS}" xmlns:r="${REL_NS}"><sheets>` +
         names.map((n, i) => `<sheet name="${escapeXml(n)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('') +

@@ -15,7 +15,16 @@ import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
 import { fieldOf, selectList, toRecord } from './records.ts';
 import { emitMessages } from '../outbox/emit.ts';
-import type { ActionContext, ActionOutcome, CollectionContext, FileResult, HandlerServices, PrepareContext, RecordFault, UploadedFile } from './handler-types.ts';
+import type {
+  ActionContext,
+  ActionOutcome,
+  CollectionContext,
+  FileResult,
+  HandlerServices,
+  PrepareContext,
+  RecordFault,
+  UploadedFile,
+} from './handler-types.ts';
 import { HookRunner, type HookTable } from './hooks.ts';
 
 type Rec = Record<string, unknown>;
@@ -32,10 +41,25 @@ const AUDIT_ENTITY = 'auditEntry';
  * `total` is exact unless `totalIsLowerBound`: then there are more than `total` rows (the count
  * stopped COUNT_LOOKAHEAD rows past the start of the page; Content-Range says `.../10000+`).
  */
-export interface ListResult { records: Rec[]; total: number; start: number; end: number; totalIsLowerBound: boolean }
+export interface ListResult {
+  records: Rec[];
+  total: number;
+  start: number;
+  end: number;
+  totalIsLowerBound: boolean;
+}
 /** The statements list() runs for a query: the page, and the bounded count (its last parameter is the cap). */
-export interface ListStatements { page: SqlPart; count: SqlPart; start: number; end: number }
-export interface ActionResult { records: Rec[]; file?: FileResult; result?: unknown }
+export interface ListStatements {
+  page: SqlPart;
+  count: SqlPart;
+  start: number;
+  end: number;
+}
+export interface ActionResult {
+  records: Rec[];
+  file?: FileResult;
+  result?: unknown;
+}
 
 /**
  * The rows of a list page as records. Drivers build a row object one property at a time, which
@@ -69,13 +93,20 @@ export class Engine {
     this.validator = new SchemaValidator(meta);
     this.d = db.dialect;
     this.hooks = new HookRunner(meta, hooks);
-    const missing = Object.values(meta.entities).flatMap((e) => Object.values(e.actions).filter((a) => a.handler && !handlers[`${e.name}.${a.name}`]).map((a) => `${e.name}.${a.name}`));
+    const missing = Object.values(meta.entities).flatMap((e) =>
+      Object.values(e.actions)
+        .filter((a) => a.handler && !handlers[`${e.name}.${a.name}`])
+        .map((a) => `${e.name}.${a.name}`),
+    );
     if (missing.length) throw new Error(`action handlers missing: ${missing.join(', ')}`);
   }
 
   /** Next value of a named number series; the series lives in the database (shared by all processes, atomic in both dialects). */
   async nextNumber(q: Queryable, series: string): Promise<number> {
-    const row = await q.get<{ n: number }>(`INSERT INTO _number_series (name, next_value) VALUES (?, 2) ON CONFLICT (name) DO UPDATE SET next_value = _number_series.next_value + 1 RETURNING next_value - 1 AS n`, [series]);
+    const row = await q.get<{ n: number }>(
+      `INSERT INTO _number_series (name, next_value) VALUES (?, 2) ON CONFLICT (name) DO UPDATE SET next_value = _number_series.next_value + 1 RETURNING next_value - 1 AS n`,
+      [series],
+    );
     return Number(row!.n);
   }
 
@@ -145,7 +176,8 @@ export class Engine {
   listStatements(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): ListStatements {
     const scope = this.readScope(e, p, op);
     const q = parseListQuery(this.meta, this.d, e, query);
-    const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
+    const hideDeleted: SqlPart | null =
+      e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
     const where = this.and(scope, q.where, hideDeleted, fixed);
     const from = ` FROM ${quote(e.table)} a${this.whereClause(where)}`;
     return {
@@ -175,7 +207,8 @@ export class Engine {
   ): { sql: string; countSql: string; params: unknown[]; countParams: unknown[] } {
     const scope = this.readScope(e, p, 'export');
     const q = parseListQuery(this.meta, this.d, e, { filter: query.filter, sort: query.sort }, screenSort);
-    const hideDeleted: SqlPart | null = e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
+    const hideDeleted: SqlPart | null =
+      e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
     const fixedParts: SqlPart[] = Object.entries(fixed).map(([n, v]) => {
       const f = fieldOf(e, n);
       if (!f) throw new Error(`fixed filter on unknown field ${e.name}.${n}`);
@@ -191,7 +224,12 @@ export class Engine {
       return f.type === 'ref' ? this.referenceTitle(p, f.ref!, `a.${quote(f.column)}`) : { sql: `a.${quote(f.column)}`, params: [] };
     });
     // the select list's parameters come before the WHERE clause's
-    return { sql: `SELECT ${cols.map((c) => c.sql).join(', ') || '1'}${from} ORDER BY ${q.orderBy}`, countSql: `SELECT COUNT(*) AS n${from}`, params: [...cols.flatMap((c) => c.params), ...where.params], countParams: where.params };
+    return {
+      sql: `SELECT ${cols.map((c) => c.sql).join(', ') || '1'}${from} ORDER BY ${q.orderBy}`,
+      countSql: `SELECT COUNT(*) AS n${from}`,
+      params: [...cols.flatMap((c) => c.params), ...where.params],
+      countParams: where.params,
+    };
   }
 
   /**
@@ -210,7 +248,10 @@ export class Engine {
     }
     if (!scope) return { sql: fallback, params: [] };
     const where = this.and({ sql: `ref_t.${quote('id')} = ${idSql}`, params: [] }, scope);
-    return { sql: `COALESCE((SELECT CAST(ref_t.${quote(target.fields[target.titleField].column)} AS TEXT) FROM ${quote(target.table)} ref_t WHERE ${where.sql}), ${fallback})`, params: where.params };
+    return {
+      sql: `COALESCE((SELECT CAST(ref_t.${quote(target.fields[target.titleField].column)} AS TEXT) FROM ${quote(target.table)} ref_t WHERE ${where.sql}), ${fallback})`,
+      params: where.params,
+    };
   }
 
   async getOne(p: Principal | null, e: CompiledEntity, id: number): Promise<Rec> {
@@ -227,7 +268,10 @@ export class Engine {
    */
   private async selectById(q: Queryable, e: CompiledEntity, id: number, scope: SqlPart | null, includePrivate = false, lock = false): Promise<Rec | undefined> {
     const where = this.and({ sql: `a.${quote('id')} = ?`, params: [id] }, scope);
-    const row = await q.get<Rec>(`SELECT ${selectList(e, 'a', includePrivate)} FROM ${quote(e.table)} a${this.whereClause(where)}${lock ? this.d.forUpdate('a') : ''}`, where.params);
+    const row = await q.get<Rec>(
+      `SELECT ${selectList(e, 'a', includePrivate)} FROM ${quote(e.table)} a${this.whereClause(where)}${lock ? this.d.forUpdate('a') : ''}`,
+      where.params,
+    );
     return row ? toRecord(e, row) : undefined;
   }
 
@@ -247,7 +291,10 @@ export class Engine {
     if (e.audit) Object.assign(row, { createdAt: now, createdBy: p.userId, updatedAt: now, updatedBy: p.userId });
     const names = Object.keys(row);
     const sql = `INSERT INTO ${quote(e.table)} (${names.map((n) => quote(e.fields[n].column)).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING ${quote('id')} AS id`;
-    const inserted = await q.get<{ id: number }>(sql, names.map((n) => toStored(this.d, e, n, row[n])));
+    const inserted = await q.get<{ id: number }>(
+      sql,
+      names.map((n) => toStored(this.d, e, n, row[n])),
+    );
     const id = Number(inserted!.id);
     await this.audit(q, p, e, id, 'create', Object.fromEntries(names.map((n) => [n, [null, row[n]]])), now);
     return (await this.selectById(q, e, id, null))!;
@@ -275,7 +322,15 @@ export class Engine {
     }
     const info = await q.run(`UPDATE ${quote(e.table)} SET ${sets.join(', ')} WHERE ${where}`, params);
     if (info.changes === 0) throw conflict('error.staleVersion');
-    await this.audit(q, p, e, id, operation, Object.fromEntries(changed.map((n) => [n, [e.fields[n].private ? '***' : before[n], e.fields[n].private ? '***' : patch[n]]])), now);
+    await this.audit(
+      q,
+      p,
+      e,
+      id,
+      operation,
+      Object.fromEntries(changed.map((n) => [n, [e.fields[n].private ? '***' : before[n], e.fields[n].private ? '***' : patch[n]]])),
+      now,
+    );
     return (await this.selectById(q, e, id, null))!;
   }
 
@@ -286,7 +341,13 @@ export class Engine {
     const masked = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, fieldOf(e, k)?.private ? ['***', '***'] : v]));
     const cols = ['at', 'userId', 'warehouseCode', 'resource', 'recordId', 'operation', 'changes'];
     await q.run(`INSERT INTO ${quote(a.table)} (${cols.map((c) => quote(a.fields[c].column)).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
-      now, p.userId, p.warehouse, e.resource, id, operation, JSON.stringify(masked),
+      now,
+      p.userId,
+      p.warehouse,
+      e.resource,
+      id,
+      operation,
+      JSON.stringify(masked),
     ]);
   }
 
@@ -313,7 +374,10 @@ export class Engine {
       const vals = ix.fields.map((n) => (n in values ? values[n] : current?.[n]));
       if (vals.some((v) => v === null || v === undefined)) continue;
       const where = ix.fields.map((n) => `${quote(e.fields[n].column)} = ?`).join(' AND ') + (selfId !== null ? ` AND ${quote('id')} <> ?` : '');
-      const hit = await q.get(`SELECT 1 AS x FROM ${quote(e.table)} WHERE ${where}`, [...ix.fields.map((n, i) => toStored(this.d, e, n, vals[i])), ...(selfId !== null ? [selfId] : [])]);
+      const hit = await q.get(`SELECT 1 AS x FROM ${quote(e.table)} WHERE ${where}`, [
+        ...ix.fields.map((n, i) => toStored(this.d, e, n, vals[i])),
+        ...(selfId !== null ? [selfId] : []),
+      ]);
       if (hit) for (const n of ix.fields) if (n in values) errors[n] = { key: 'validation.unique' };
     }
     if (Object.keys(errors).length) {
@@ -346,10 +410,15 @@ export class Engine {
       for (const [mine, theirs] of Object.entries(lookup.scopedBy)) {
         if (!(mine in values) && selfId !== null && !current) current = await this.selectById(q, e, selfId, null);
         const mv = mine in values ? values[mine] : current?.[mine];
-        conds.push(mv === null || mv === undefined ? { sql: `a.${quote(target.fields[theirs].column)} IS NULL`, params: [] } : { sql: `a.${quote(target.fields[theirs].column)} = ?`, params: [mv] });
+        conds.push(
+          mv === null || mv === undefined
+            ? { sql: `a.${quote(target.fields[theirs].column)} IS NULL`, params: [] }
+            : { sql: `a.${quote(target.fields[theirs].column)} = ?`, params: [mv] },
+        );
       }
       const where = this.and(...conds, scope);
-      if (!(await q.get(`SELECT 1 AS x FROM ${quote(target.table)} a WHERE ${where.sql}`, where.params))) errors[n] = { key: lookup.messageKey, args: { value: String(v) } };
+      if (!(await q.get(`SELECT 1 AS x FROM ${quote(target.table)} a WHERE ${where.sql}`, where.params)))
+        errors[n] = { key: lookup.messageKey, args: { value: String(v) } };
     }
   }
 
@@ -383,7 +452,14 @@ export class Engine {
   /** Values a new row takes from the session and from number series (metadata: sessionDefault, autoNumber). */
   private async generatedValues(q: Queryable, e: CompiledEntity, p: Principal, now: string, given: Rec): Promise<Rec> {
     const out: Rec = {};
-    const session: Record<string, unknown> = { userId: p.userId, userName: p.name, supplierCode: p.supplierCode ?? p.departmentId, supplierName: p.departmentName, warehouseCode: p.warehouse, now };
+    const session: Record<string, unknown> = {
+      userId: p.userId,
+      userName: p.name,
+      supplierCode: p.supplierCode ?? p.departmentId,
+      supplierName: p.departmentName,
+      warehouseCode: p.warehouse,
+      now,
+    };
     for (const n of e.fieldOrder) {
       const f = e.fields[n];
       if (given[n] !== undefined && given[n] !== null) continue;
@@ -511,7 +587,9 @@ export class Engine {
     const files: string[] = [];
     for (const child of Object.values(this.meta.entities)) {
       if (!child.scope.parent || child.fields[child.scope.parent].ref !== e.name) continue;
-      const ids = (await q.all<{ id: number }>(`SELECT ${quote('id')} AS id FROM ${quote(child.table)} WHERE ${quote(child.fields[child.scope.parent].column)} = ?`, [id])).map((r) => Number(r.id));
+      const ids = (
+        await q.all<{ id: number }>(`SELECT ${quote('id')} AS id FROM ${quote(child.table)} WHERE ${quote(child.fields[child.scope.parent].column)} = ?`, [id])
+      ).map((r) => Number(r.id));
       for (const cid of ids) files.push(...(await this.deleteCascade(q, p, child, cid, now)));
     }
     const full = (await this.selectById(q, e, id, null, true))!;
@@ -529,7 +607,14 @@ export class Engine {
    * `overwrite`, in which case the row is replaced. Returns the record and the storage name the
    * row no longer uses (to remove after commit).
    */
-  async recordFile(p: Principal, e: CompiledEntity, bodyIn: unknown, file: { fileName: string; fileSize: number; mimeType: string }, storageName: string, overwrite: boolean): Promise<{ record: Rec; replaced: string | null }> {
+  async recordFile(
+    p: Principal,
+    e: CompiledEntity,
+    bodyIn: unknown,
+    file: { fileName: string; fileSize: number; mimeType: string },
+    storageName: string,
+    overwrite: boolean,
+  ): Promise<{ record: Rec; replaced: string | null }> {
     const body = this.assertObject(bodyIn);
     this.writeScope(e, p, 'create');
     const errors: FieldErrors = {};
@@ -558,7 +643,10 @@ export class Engine {
       }
       const keys = [...e.file!.overwriteKey, 'fileName'];
       const where = keys.map((k) => `${quote(e.fields[k].column)} = ?`).join(' AND ');
-      const existing = await q.get<{ id: number; storageName: string }>(`SELECT ${quote('id')} AS id, ${quote(e.fields.storageName.column)} AS "storageName" FROM ${quote(e.table)} WHERE ${where}`, keys.map((k) => toStored(this.d, e, k, values[k])));
+      const existing = await q.get<{ id: number; storageName: string }>(
+        `SELECT ${quote('id')} AS id, ${quote(e.fields.storageName.column)} AS "storageName" FROM ${quote(e.table)} WHERE ${where}`,
+        keys.map((k) => toStored(this.d, e, k, values[k])),
+      );
       if (existing && !overwrite) throw conflict('error.fileExists', { fileName: file.fileName });
       // an overwrite is an update of the existing row, a new file a create: each with its hooks
       const svc = this.services(q, p, now);
@@ -626,7 +714,8 @@ export class Engine {
    */
   private assertParentState(e: CompiledEntity, parent: CompiledEntity, row: Rec): void {
     if (parent.softDelete && row[parent.softDelete] === true) throw conflict('error.recordDeleted', { id: Number(row.id) });
-    for (const [f, codes] of Object.entries(e.file?.parentStates ?? {})) if (!codes.includes(String(row[f]))) throw conflict('error.fileNotAllowed', { status: String(row[f]) });
+    for (const [f, codes] of Object.entries(e.file?.parentStates ?? {}))
+      if (!codes.includes(String(row[f]))) throw conflict('error.fileNotAllowed', { status: String(row[f]) });
   }
 
   /** The parent row of a file row: locked, for the state gates (file.onUpload, file.parentStates, soft delete). */
@@ -695,7 +784,17 @@ export class Engine {
   }
 
   /** The generic transition of one record. */
-  private transition(q: Queryable, e: CompiledEntity, a: CompiledAction, p: Principal, now: string, input: Rec, row: Rec, extra: Rec = {}, expectVersion?: number): Promise<Rec> {
+  private transition(
+    q: Queryable,
+    e: CompiledEntity,
+    a: CompiledAction,
+    p: Principal,
+    now: string,
+    input: Rec,
+    row: Rec,
+    extra: Rec = {},
+    expectVersion?: number,
+  ): Promise<Rec> {
     const patch: Rec = {};
     if (a.statusField && a.to) patch[a.statusField] = a.to.length > 1 ? input.target : a.to[0];
     for (const n of a.inputOrder) if (n !== 'target' && fieldOf(e, n) && !e.fields[n].system && input[n] !== undefined) patch[n] = input[n];
@@ -717,7 +816,13 @@ export class Engine {
    * once; a record whose input breaks a rule is reported with the record (see recordInputErrors).
    * Field errors are keyed `perRecord.<id>.<input>`, or `<input>` for a call naming one record.
    */
-  private recordInputs(e: CompiledEntity, a: CompiledAction, body: Rec, ids: number[], single: boolean): { inputs: Map<number, Rec>; errors: Map<number, FieldErrors> } {
+  private recordInputs(
+    e: CompiledEntity,
+    a: CompiledAction,
+    body: Rec,
+    ids: number[],
+    single: boolean,
+  ): { inputs: Map<number, Rec>; errors: Map<number, FieldErrors> } {
     const inputs = new Map<number, Rec>();
     const errors = new Map<number, FieldErrors>();
     const schema = this.schemas[e.name].recordInputs?.[a.name];
@@ -749,7 +854,12 @@ export class Engine {
   /** 400 naming every record whose own input is invalid, with the field errors of their grid cells. */
   private recordInputErrors(e: CompiledEntity, rows: Rec[], errors: Map<number, FieldErrors>): AppError {
     const bad = rows.filter((r) => errors.has(Number(r.id)));
-    return new AppError(400, 'error.recordInputInvalid', { records: bad.map((r) => this.labelOf(e, r)).join(', ') }, Object.assign({}, ...bad.map((r) => errors.get(Number(r.id))!)));
+    return new AppError(
+      400,
+      'error.recordInputInvalid',
+      { records: bad.map((r) => this.labelOf(e, r)).join(', ') },
+      Object.assign({}, ...bad.map((r) => errors.get(Number(r.id))!)),
+    );
   }
 
   /** A handler's refusal naming the records at fault (ActionContext.failRecords). */
@@ -776,7 +886,7 @@ export class Engine {
     const invalid = this.validator.validate(this.schemas[e.name].actions[name], body);
     if (invalid) throw validationFailed(invalid);
     const input = body;
-    const targetIds: number[] = a.collection ? ((input.ids as number[] | undefined) ?? []) : ids ?? ((input.ids as number[] | undefined) ?? []);
+    const targetIds: number[] = a.collection ? ((input.ids as number[] | undefined) ?? []) : (ids ?? (input.ids as number[] | undefined) ?? []);
     if (!a.collection && !single && !a.bulk) throw badRequest('error.onlyOneRecord');
     if (!a.collection && targetIds.length === 0) throw badRequest('error.noRecordSelected');
     const perRecord = a.collection ? null : this.recordInputs(e, a, input, [...new Set(targetIds)], single);
@@ -786,7 +896,8 @@ export class Engine {
     let result: unknown;
     // database-free work (parsing an upload) before the transaction: never under the write lock
     const handler = this.handlers[`${e.name}.${a.name}`] as { prepare?: (ctx: PrepareContext<Rec>) => unknown } | undefined;
-    if ((a.collection || a.handler) && handler?.prepare) await handler.prepare({ meta: this.meta, principal: p, entity: e, action: a, input, ...(file ? { file } : {}) });
+    if ((a.collection || a.handler) && handler?.prepare)
+      await handler.prepare({ meta: this.meta, principal: p, entity: e, action: a, input, ...(file ? { file } : {}) });
     await this.tx(async (q) => {
       const svc = this.services(q, p, now);
       outcome = undefined;
@@ -820,7 +931,12 @@ export class Engine {
       if (expectVersion !== undefined && rows[0].version !== expectVersion) throw conflict('error.staleVersion');
       if (a.handler) {
         const ctx: ActionContext<Rec, Rec> = {
-          ...svc, entity: e, action: a, records: rows, input, ...(file ? { file } : {}),
+          ...svc,
+          entity: e,
+          action: a,
+          records: rows,
+          input,
+          ...(file ? { file } : {}),
           inputOf,
           labelOf: (record) => this.labelOf(e, record),
           failRecords: (status, code, faults) => {

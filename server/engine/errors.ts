@@ -33,4 +33,5 @@ export const validationFailed = (errors: FieldErrors): AppError => new AppError(
 export const unauthorized = (code = 'error.unauthorized'): AppError => new AppError(401, code);
 export const forbidden = (code = 'error.forbidden', args: Record<string, string | number> = {}): AppError => new AppError(403, code, args);
 export const notFound = (code = 'error.notFound'): AppError => new AppError(404, code);
-export const conflict = (code: string, args: MessageArgs = {}, fieldErrors?: FieldErrors, messageKey?: string): AppError => new AppError(409, code, args, fieldErrors, messageKey);
+export const conflict = (code: string, args: MessageArgs = {}, fieldErrors?: FieldErrors, messageKey?: string): AppError =>
+  new AppError(409, code, args, fieldErrors, messageKey);

@@ -15,8 +15,15 @@ import type { Principal } from './principal.ts';
 import type { FieldErrors } from '../../codegen/runtime/validation.ts';
 import type { WriteOperation } from './hook-types.ts';
 
-export interface FileResult { fileName: string; contentType: string; body: Buffer }
-export interface UploadedFile { fileName: string; data: Buffer }
+export interface FileResult {
+  fileName: string;
+  contentType: string;
+  body: Buffer;
+}
+export interface UploadedFile {
+  fileName: string;
+  data: Buffer;
+}
 
 export interface HandlerServices {
   /** the action's transaction */
@@ -39,7 +46,12 @@ export interface HandlerServices {
    * the way create and update do (an import) keep the same rules. `values`: the given values
    * (create) or the change (update), applied over `before`.
    */
-  validateRecord(entity: string, operation: WriteOperation, before: Record<string, unknown> | null, values: Record<string, unknown>): Promise<FieldErrors | null>;
+  validateRecord(
+    entity: string,
+    operation: WriteOperation,
+    before: Record<string, unknown> | null,
+    values: Record<string, unknown>,
+  ): Promise<FieldErrors | null>;
 }
 
 /** One record a handler's check refused (see ActionContext.failRecords). */

@@ -32,7 +32,9 @@ export class HookRunner {
   /** The record as it will be after the operation: the stored one (create: the defaults) with the values applied; null on delete. */
   static after(e: CompiledEntity, op: WriteOperation, before: Rec | null, values: Rec): Rec | null {
     if (op === 'delete') return null;
-    const base: Rec = before ? { ...before } : Object.fromEntries(e.fieldOrder.filter((n) => e.fields[n].default !== undefined).map((n) => [n, e.fields[n].default]));
+    const base: Rec = before
+      ? { ...before }
+      : Object.fromEntries(e.fieldOrder.filter((n) => e.fields[n].default !== undefined).map((n) => [n, e.fields[n].default]));
     return { ...base, ...values };
   }
 

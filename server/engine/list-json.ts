@@ -71,10 +71,7 @@ function projection(e: CompiledEntity, d: Dialect): string {
   let p = byDialect.get(d.name);
   if (!p) {
     const fields = visibleFields(e);
-    p =
-      d.name === 'sqlite'
-        ? `json_object(${fields.map((f) => `'${f.name}', ${sqliteValue(f)}`).join(', ')})`
-        : fields.map(postgresColumn).join(', ');
+    p = d.name === 'sqlite' ? `json_object(${fields.map((f) => `'${f.name}', ${sqliteValue(f)}`).join(', ')})` : fields.map(postgresColumn).join(', ');
     byDialect.set(d.name, p);
   }
   return p;

@@ -5,7 +5,11 @@
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 
-export interface ScryptParams { N: number; r: number; p: number }
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
 export const PRODUCTION_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
 /** Only for test databases built by the test helpers: hashing at full cost would make every test login take half a second. */
 export const TEST_PARAMS: ScryptParams = { N: 2 ** 10, r: 8, p: 1 };
@@ -14,7 +18,9 @@ const KEY_LEN = 32;
 
 function scrypt(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scryptCb(password.normalize('NFKC'), salt, KEY_LEN, { ...params, maxmem: 256 * params.N * params.r + 16 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    scryptCb(password.normalize('NFKC'), salt, KEY_LEN, { ...params, maxmem: 256 * params.N * params.r + 16 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 

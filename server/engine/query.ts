@@ -70,7 +70,8 @@ function filterValue(d: Dialect, e: CompiledEntity, f: CompiledField, v: unknown
     case 'date':
     case 'datetime':
       // a typed column (PostgreSQL DATE, TIMESTAMPTZ) refuses anything else: say so as a 400, not a 500
-      if (typeof v !== 'string' || !DATE_VALUE.test(v) || Number.isNaN(Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v))) throw badRequest('error.malformedQuery', { param: key });
+      if (typeof v !== 'string' || !DATE_VALUE.test(v) || Number.isNaN(Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v)))
+        throw badRequest('error.malformedQuery', { param: key });
       return v;
     default:
       if (typeof v !== 'string' && typeof v !== 'number') throw badRequest('error.malformedQuery', { param: key });
@@ -171,7 +172,8 @@ export function parseSort(e: CompiledEntity, raw: unknown, fallback?: { field: s
   let field = (fallback ?? e.defaultSort).field;
   let order: 'ASC' | 'DESC' = (fallback ?? e.defaultSort).order;
   if (sort !== undefined) {
-    if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || typeof sort[1] !== 'string') throw badRequest('error.malformedQuery', { param: 'sort' });
+    if (!Array.isArray(sort) || sort.length !== 2 || typeof sort[0] !== 'string' || typeof sort[1] !== 'string')
+      throw badRequest('error.malformedQuery', { param: 'sort' });
     const o = sort[1].toUpperCase();
     if (o !== 'ASC' && o !== 'DESC') throw badRequest('error.malformedQuery', { param: 'sort' });
     const f = fieldOf(e, sort[0]);
@@ -193,7 +195,13 @@ export function parseRange(meta: CompiledMetadata, raw: unknown): { start: numbe
   return { start: range[0], end: range[1] };
 }
 
-export function parseListQuery(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, query: Record<string, unknown>, screenSort?: { field: string; order: 'ASC' | 'DESC' }): ListParams & { includeDeleted: boolean } {
+export function parseListQuery(
+  meta: CompiledMetadata,
+  d: Dialect,
+  e: CompiledEntity,
+  query: Record<string, unknown>,
+  screenSort?: { field: string; order: 'ASC' | 'DESC' },
+): ListParams & { includeDeleted: boolean } {
   const filter = parseJson(query.filter, 'filter');
   const { where, includeDeleted } = parseFilter(meta, d, e, filter);
   const orderBy = parseSort(e, query.sort, screenSort);

@@ -26,7 +26,16 @@ import { hashPassword, PRODUCTION_PARAMS, type ScryptParams } from '../engine/pa
 import { clearLoginFailures } from '../auth/lockout.ts';
 import { issueResetLink } from '../auth/reset-link.ts';
 import { queueMail } from '../mail/queue.ts';
-import { AccountStatus, type Account, type AccountDisableInput, type AccountEnableInput, type AccountLockInput, type AccountRegisterInput, type AccountResetPasswordInput, type AccountUnlockInput } from '../generated/types.ts';
+import {
+  AccountStatus,
+  type Account,
+  type AccountDisableInput,
+  type AccountEnableInput,
+  type AccountLockInput,
+  type AccountRegisterInput,
+  type AccountResetPasswordInput,
+  type AccountUnlockInput,
+} from '../generated/types.ts';
 import { inOrder } from './in-order.ts';
 
 /** Without look-alikes (0/O, 1/l/I): the password is read from an e-mail and typed. 57 symbols, 12 of them: about 70 bits. */
@@ -55,7 +64,10 @@ export function generatePassword(meta: CompiledMetadata): string {
   }
 }
 
-interface NewPassword { password: string; hash: string }
+interface NewPassword {
+  password: string;
+  hash: string;
+}
 
 /**
  * Every call's new password, made and hashed in `prepare` (before the transaction) and kept for the

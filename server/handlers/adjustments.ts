@@ -4,7 +4,12 @@ import type { StockAdjustment, StockAdjustmentAdjustInput } from '../generated/t
 import { inOrder } from './in-order.ts';
 import { numericRange } from '../../codegen/runtime/field-schema.ts';
 
-interface StockRow { id: number; stockQty: number; availableQty: number; totalStockQty: number }
+interface StockRow {
+  id: number;
+  stockQty: number;
+  availableQty: number;
+  totalStockQty: number;
+}
 type Figure = 'stockQty' | 'availableQty' | 'totalStockQty';
 
 /**
@@ -39,7 +44,16 @@ export const adjust: ActionHandler<StockAdjustment, StockAdjustmentAdjustInput> 
     if (stock) {
       await ctx.update('childPartStock', Number(stock.id), figures);
     } else {
-      await ctx.insert('childPartStock', { partsCode: a.partsCode, supplierCode: a.supplierCode, warehouseCode: a.warehouseCode, ...figures, demandQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
+      await ctx.insert('childPartStock', {
+        partsCode: a.partsCode,
+        supplierCode: a.supplierCode,
+        warehouseCode: a.warehouseCode,
+        ...figures,
+        demandQty: 0,
+        abnormalStockQty: 0,
+        waitingShipQty: 0,
+        shortageQty: 0,
+      });
     }
     return ctx.transition(a);
   });

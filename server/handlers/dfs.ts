@@ -19,7 +19,12 @@ const openQty = (o: DfsOrder): number => Math.max(0, Math.min(Number(o.unsentQty
  */
 export const ship: ActionHandler<DfsOrder, DfsOrderShipInput, DfsOrderShipRecordInput> = async (ctx) => {
   const bad = ctx.records.filter((o) => ctx.inputOf(o).shipQty > openQty(o));
-  if (bad.length) ctx.failRecords(409, 'error.dfsShipQtyExceeded', bad.map((o) => ({ record: o, field: 'shipQty', error: { key: 'validation.maximum', args: { max: openQty(o) } }, note: openQty(o) })));
+  if (bad.length)
+    ctx.failRecords(
+      409,
+      'error.dfsShipQtyExceeded',
+      bad.map((o) => ({ record: o, field: 'shipQty', error: { key: 'validation.maximum', args: { max: openQty(o) } }, note: openQty(o) })),
+    );
   return inOrder(ctx.records, async (o) => {
     const qty = ctx.inputOf(o).shipQty;
     const sent = Number(o.sentQty ?? 0) + qty;
@@ -33,6 +38,11 @@ export const ship: ActionHandler<DfsOrder, DfsOrderShipInput, DfsOrderShipRecord
       shipTime: ctx.now,
       shipper: ctx.principal.name,
     });
-    return ctx.transition(o, { sentQty: sent, unsentQty: unsent, currentShipQty: qty, shipStatus: unsent === 0 ? DfsShipStatus.finished : DfsShipStatus.partial });
+    return ctx.transition(o, {
+      sentQty: sent,
+      unsentQty: unsent,
+      currentShipQty: qty,
+      shipStatus: unsent === 0 ? DfsShipStatus.finished : DfsShipStatus.partial,
+    });
   });
 };

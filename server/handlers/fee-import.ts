@@ -129,7 +129,13 @@ export function importFailed(errors: RowError[], meta?: CompiledMetadata): AppEr
   const details = (locale: Locale) =>
     errors
       .slice(0, MESSAGE_DETAILS)
-      .map((e) => translate(locale, 'error.importRowError', { row: e.row, fieldLabel: fields[e.field]?.labelKey ?? e.field, reason: translate(locale, e.key, e.args ?? {}) }))
+      .map((e) =>
+        translate(locale, 'error.importRowError', {
+          row: e.row,
+          fieldLabel: fields[e.field]?.labelKey ?? e.field,
+          reason: translate(locale, e.key, e.args ?? {}),
+        }),
+      )
       .join('; ') + (errors.length > MESSAGE_DETAILS ? '; …' : '');
   return new AppError(400, 'error.importFailed', { count: rows.length, rows: shown, details }, fieldErrors);
 }
@@ -145,7 +151,11 @@ const importHandler: CollectionHandler<ConsultingFeeItemImportInput> = async (ct
     const found = await ctx.validateRecord(ENTITY, 'create', null, values[i]);
     for (const [field, e] of Object.entries(found ?? {})) errors.push({ row: r.row, field, key: e.key, ...(e.args ? { args: e.args } : {}) });
   }
-  if (errors.length) throw importFailed(errors.sort((a, b) => a.row - b.row), ctx.meta);
+  if (errors.length)
+    throw importFailed(
+      errors.sort((a, b) => a.row - b.row),
+      ctx.meta,
+    );
   for (const v of values) await ctx.insert(ENTITY, v);
   return { imported: parsed.rows.length };
 };

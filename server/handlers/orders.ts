@@ -19,7 +19,12 @@ const unsentOf = (o: Order): number => Number(o.orderQty ?? 0) - Number(o.shippe
  */
 export const confirm: ActionHandler<Order, OrderConfirmInput, OrderConfirmRecordInput> = async (ctx) => {
   const bad = ctx.records.filter((o) => ctx.inputOf(o).thisShipmentQty > unsentOf(o));
-  if (bad.length) ctx.failRecords(409, 'error.shipQtyExceeded', bad.map((o) => ({ record: o, field: 'thisShipmentQty', error: { key: 'validation.maximum', args: { max: unsentOf(o) } }, note: unsentOf(o) })));
+  if (bad.length)
+    ctx.failRecords(
+      409,
+      'error.shipQtyExceeded',
+      bad.map((o) => ({ record: o, field: 'thisShipmentQty', error: { key: 'validation.maximum', args: { max: unsentOf(o) } }, note: unsentOf(o) })),
+    );
   const confirmed = await inOrder(ctx.records, (o) => ctx.transition(o, { unsentQty: unsentOf(o) }));
   return ctx.input.printQty ? deliveryCards(ctx, confirmed, ctx.input.printQty) : confirmed;
 };
@@ -36,11 +41,21 @@ export const confirm: ActionHandler<Order, OrderConfirmInput, OrderConfirmRecord
  */
 export const ship: ActionHandler<Order, OrderShipInput, OrderShipRecordInput> = async (ctx) => {
   const bad = ctx.records.filter((o) => ctx.inputOf(o).shipQty > unsentOf(o));
-  if (bad.length) ctx.failRecords(409, 'error.shipQtyExceeded', bad.map((o) => ({ record: o, field: 'shipQty', error: { key: 'validation.maximum', args: { max: unsentOf(o) } }, note: unsentOf(o) })));
+  if (bad.length)
+    ctx.failRecords(
+      409,
+      'error.shipQtyExceeded',
+      bad.map((o) => ({ record: o, field: 'shipQty', error: { key: 'validation.maximum', args: { max: unsentOf(o) } }, note: unsentOf(o) })),
+    );
   return inOrder(ctx.records, (o) => {
     const qty = ctx.inputOf(o).shipQty;
     const shipped = Number(o.shippedQty ?? 0) + qty;
     const left = Number(o.orderQty) - shipped;
-    return ctx.transition(o, { shipQty: qty, shippedQty: shipped, unsentQty: left, status: left === 0 ? PurchaseOrderStatus.shipped : PurchaseOrderStatus.confirmed });
+    return ctx.transition(o, {
+      shipQty: qty,
+      shippedQty: shipped,
+      unsentQty: left,
+      status: left === 0 ? PurchaseOrderStatus.shipped : PurchaseOrderStatus.confirmed,
+    });
   });
 };

@@ -3,11 +3,21 @@
  * numbered settlement order that an approver agrees to or rejects.
  */
 import type { ActionHandler, HandlerServices } from '../engine/handler-types.ts';
-import type { Settlement, SettlementAgreeInput, SettlementLine, SettlementLineInitiateInput, SettlementRejectInput, SettlementRejectRejectionInput } from '../generated/types.ts';
+import type {
+  Settlement,
+  SettlementAgreeInput,
+  SettlementLine,
+  SettlementLineInitiateInput,
+  SettlementRejectInput,
+  SettlementRejectRejectionInput,
+} from '../generated/types.ts';
 import { SettlementApprovalStatus, SettlementLineStatus } from '../generated/types.ts';
 import { inOrder } from './in-order.ts';
 
-interface LineRow { id: number; amount: number | null }
+interface LineRow {
+  id: number;
+  amount: number | null;
+}
 
 /**
  * The lines of a settlement in one status, locked (PostgreSQL re-checks the condition once it has
@@ -15,7 +25,10 @@ interface LineRow { id: number; amount: number | null }
  */
 async function linesOf(ctx: HandlerServices, settlementId: number, status: string): Promise<LineRow[]> {
   const t = ctx.meta.entities.settlementLine.table;
-  return ctx.db.all<LineRow>(`SELECT l.id, l.amount FROM ${t} l WHERE l.settlement_id = ? AND l.status = ? ORDER BY l.id${ctx.db.dialect.forUpdate('l')}`, [settlementId, status]);
+  return ctx.db.all<LineRow>(`SELECT l.id, l.amount FROM ${t} l WHERE l.settlement_id = ? AND l.status = ? ORDER BY l.id${ctx.db.dialect.forUpdate('l')}`, [
+    settlementId,
+    status,
+  ]);
 }
 
 const total = (amounts: (number | null | undefined)[]): number => Math.round(amounts.reduce<number>((s, a) => s + Number(a ?? 0), 0) * 100) / 100;
@@ -38,14 +51,16 @@ export const initiate: ActionHandler<SettlementLine, SettlementLineInitiateInput
 /** Agreed: the order's lines become settled. */
 export const agree: ActionHandler<Settlement, SettlementAgreeInput> = (ctx) =>
   inOrder(ctx.records, async (s) => {
-    for (const l of await linesOf(ctx, Number(s.id), SettlementLineStatus.inProgress)) await ctx.update('settlementLine', Number(l.id), { status: SettlementLineStatus.settled });
+    for (const l of await linesOf(ctx, Number(s.id), SettlementLineStatus.inProgress))
+      await ctx.update('settlementLine', Number(l.id), { status: SettlementLineStatus.settled });
     return ctx.transition(s);
   });
 
 /** Rejected with an opinion: the lines go back to to-be-settled (keeping the link for a later objection). */
 export const reject: ActionHandler<Settlement, SettlementRejectInput> = (ctx) =>
   inOrder(ctx.records, async (s) => {
-    for (const l of await linesOf(ctx, Number(s.id), SettlementLineStatus.inProgress)) await ctx.update('settlementLine', Number(l.id), { status: SettlementLineStatus.toBeSettled });
+    for (const l of await linesOf(ctx, Number(s.id), SettlementLineStatus.inProgress))
+      await ctx.update('settlementLine', Number(l.id), { status: SettlementLineStatus.toBeSettled });
     return ctx.transition(s);
   });
 

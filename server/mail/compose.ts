@@ -19,7 +19,12 @@ export interface MailRecipient {
 
 export const localeOf = (r: Pick<MailRecipient, 'language'>): Locale => (isLocale(r.language) ? r.language : metadata.app.defaultLocale);
 
-export function composeMail(template: MailTemplate, recipient: MailRecipient, vars: Record<string, string | number>, links: PortalLinks): MailContent & { locale: Locale } {
+export function composeMail(
+  template: MailTemplate,
+  recipient: MailRecipient,
+  vars: Record<string, string | number>,
+  links: PortalLinks,
+): MailContent & { locale: Locale } {
   const locale = localeOf(recipient);
   const rule = metadata.rules.password;
   // portal paths in link placeholders become addresses under the configured base

@@ -48,7 +48,9 @@ export async function queueExpiryReminders(db: Db, now = new Date()): Promise<nu
     const reminder = expiryReminder(changedAt, now);
     if (!reminder) continue;
     const id = Number(a.id);
-    const first = await db.transaction((tx) => queueMail(tx, { template: 'passwordExpiry', accountId: id, vars: reminder, onceKey: `passwordExpiry|${id}|${changedAt}` }, now));
+    const first = await db.transaction((tx) =>
+      queueMail(tx, { template: 'passwordExpiry', accountId: id, vars: reminder, onceKey: `passwordExpiry|${id}|${changedAt}` }, now),
+    );
     if (first) queued++;
   }
   return queued;

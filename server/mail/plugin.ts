@@ -117,7 +117,10 @@ export default fp(
 
     if (opts.loop) {
       app.addHook('onReady', async () => {
-        app.log.info({ event: 'mailer', transport: sender.transportKind, ...(sender.transportKind === 'file' ? { dir: opts.dir } : {}) }, sender.transportKind === 'file' ? `no SMTP_URL: mails are written to ${opts.dir}` : 'mails are sent over SMTP');
+        app.log.info(
+          { event: 'mailer', transport: sender.transportKind, ...(sender.transportKind === 'file' ? { dir: opts.dir } : {}) },
+          sender.transportKind === 'file' ? `no SMTP_URL: mails are written to ${opts.dir}` : 'mails are sent over SMTP',
+        );
         schedule(0);
       });
     }

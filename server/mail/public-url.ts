@@ -13,7 +13,7 @@ export function normalisePublicUrl(raw: string): string {
     throw new Error(`PORTAL_PUBLIC_URL must be an absolute http(s) URL, not "${raw}"`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`PORTAL_PUBLIC_URL must be http or https, not "${raw}"`);
-  if (u.search || u.hash || u.username || u.password) throw new Error(`PORTAL_PUBLIC_URL must be a plain base address (no query, fragment or credentials), not "${raw}"`);
+  if (u.search || u.hash || u.username || u.password)
+    throw new Error(`PORTAL_PUBLIC_URL must be a plain base address (no query, fragment or credentials), not "${raw}"`);
   return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
 }
-

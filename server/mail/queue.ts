@@ -43,7 +43,10 @@ function checkedVars(mail: MailRequest): Record<string, string | number> {
   const missing = declared.filter((v) => given[v] === undefined || given[v] === null);
   if (missing.length) throw new Error(`queueMail: template "${mail.template}" needs ${missing.map((v) => `{{${v}}}`).join(', ')} (metadata/mail.json)`);
   const unknown = Object.keys(given).filter((k) => !declared.includes(k));
-  if (unknown.length) throw new Error(`queueMail: template "${mail.template}" declares no ${unknown.map((v) => `{{${v}}}`).join(', ')} (add it to its vars in metadata/mail.json and use it in the texts)`);
+  if (unknown.length)
+    throw new Error(
+      `queueMail: template "${mail.template}" declares no ${unknown.map((v) => `{{${v}}}`).join(', ')} (add it to its vars in metadata/mail.json and use it in the texts)`,
+    );
   return given;
 }
 
@@ -58,9 +61,12 @@ export async function queueMail(tx: Queryable, mail: MailRequest, now = new Date
     const first = await tx.run(`INSERT INTO _mail_once (key, created_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`, [mail.onceKey, at]);
     if (first.changes === 0) return false;
   }
-  await tx.run(
-    `INSERT INTO _mail_queue (template, account_id, vars, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, 'pending', 0, ?, ?)`,
-    [mail.template, mail.accountId, JSON.stringify(vars), at, at],
-  );
+  await tx.run(`INSERT INTO _mail_queue (template, account_id, vars, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, 'pending', 0, ?, ?)`, [
+    mail.template,
+    mail.accountId,
+    JSON.stringify(vars),
+    at,
+    at,
+  ]);
   return true;
 }

@@ -40,9 +40,19 @@ export interface SenderOptions {
   batch?: number;
 }
 
-export interface PassResult { sent: number; retried: number; failed: number }
+export interface PassResult {
+  sent: number;
+  retried: number;
+  failed: number;
+}
 
-interface ClaimedRow { id: number; template: string; accountId: number; vars: string; attempts: number }
+interface ClaimedRow {
+  id: number;
+  template: string;
+  accountId: number;
+  vars: string;
+  attempts: number;
+}
 
 const MAX_BACKOFF_MS = 6 * 3600_000;
 const ERROR_LENGTH = 500;
@@ -119,12 +129,30 @@ export class MailSender {
         throw new PermanentFailure(`cannot render: ${(e as Error).message}`);
       }
       const sent = await this.o.transport.send(
-        { from: this.o.from, to, subject: mail.subject, text: mail.text, ...(mail.html ? { html: mail.html } : {}), headers: { 'X-Portal-Template': row.template, 'X-Portal-Mail-Id': String(row.id) } },
+        {
+          from: this.o.from,
+          to,
+          subject: mail.subject,
+          text: mail.text,
+          ...(mail.html ? { html: mail.html } : {}),
+          headers: { 'X-Portal-Template': row.template, 'X-Portal-Mail-Id': String(row.id) },
+        },
         `${now.toISOString().replace(/[:.]/g, '-')}-${String(row.id).padStart(6, '0')}-${row.template}`,
       );
       await db.run(`UPDATE _mail_queue SET status = 'sent', sent_at = ?, vars = '{}', last_error = NULL WHERE id = ?`, [new Date().toISOString(), row.id]);
       // the file's path is logged so that, without SMTP, the mail can be found and opened; never the vars
-      log.info({ ...line, userId, locale: mail.locale, outcome: 'sent', transport: this.o.transport.kind, messageId: sent.messageId, ...(sent.file ? { file: sent.file } : {}) }, sent.file ? `mail written to ${sent.file}` : 'mail sent');
+      log.info(
+        {
+          ...line,
+          userId,
+          locale: mail.locale,
+          outcome: 'sent',
+          transport: this.o.transport.kind,
+          messageId: sent.messageId,
+          ...(sent.file ? { file: sent.file } : {}),
+        },
+        sent.file ? `mail written to ${sent.file}` : 'mail sent',
+      );
       return 'sent';
     } catch (err) {
       const reason = (err instanceof Error ? err.message : String(err)).slice(0, ERROR_LENGTH);

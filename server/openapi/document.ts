@@ -58,7 +58,7 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'Bad input: `code` is an i18n key (error.validation, error.malformedQuery, error.unknownFilter, ...); field errors in `errors` (field -> message key) with placeholder values in `errorArgs`',
   401: 'No token, or a dead one (error.unauthorized, error.sessionExpired, error.userLocked)',
   403: 'Not allowed (error.forbidden, error.notClaimWarehouse, error.passwordMustChange, error.mfaEnrolmentRequired)',
-  404: 'Unknown, or outside the caller\'s row scope (error.notFound)',
+  404: "Unknown, or outside the caller's row scope (error.notFound)",
   409: 'Illegal state transition, stale version (error.staleVersion) or duplicate (error.duplicate)',
   413: 'Too large (error.fileTooLarge, error.payloadTooLarge)',
   429: 'Rate limited (error.rateLimited)',
@@ -94,7 +94,8 @@ export function filterSchema(e: CompiledEntity, meta: CompiledMetadata): JsonSch
     const v = filterValueSchema(f, meta);
     const scalar = f.filter.includes('eq') || f.filter.includes('in');
     const list = f.filter.includes('in') || n === 'id';
-    if (scalar && list) properties[n] = { oneOf: [v, { type: 'array', items: v, maxItems: meta.app.maxPageSize }], description: 'equals; an array means "one of"' };
+    if (scalar && list)
+      properties[n] = { oneOf: [v, { type: 'array', items: v, maxItems: meta.app.maxPageSize }], description: 'equals; an array means "one of"' };
     else if (scalar) properties[n] = { ...v, description: 'equals' };
     else if (list) properties[n] = { type: 'array', items: v, maxItems: meta.app.maxPageSize, description: 'one of (getMany)' };
     if (f.filter.includes('contains')) properties[`${n}_like`] = { type: 'string', maxLength: 200, description: 'contains (case-insensitive)' };
@@ -128,7 +129,7 @@ class Builder {
       required: ['code', 'message'],
       properties: {
         code: { type: 'string', description: 'an i18n key: error.*' },
-        message: { type: 'string', description: 'the code translated into the caller\'s language (Accept-Language: zh-CN or en-US)' },
+        message: { type: 'string', description: "the code translated into the caller's language (Accept-Language: zh-CN or en-US)" },
         errors: { type: 'object', additionalProperties: { type: 'string' }, description: 'field -> message key' },
         errorArgs: { type: 'object', additionalProperties: { type: 'object' }, description: 'field -> placeholder values of its message' },
         errorId: { type: 'string', description: 'of a 5xx: the id of the log entry' },
@@ -177,47 +178,103 @@ class Builder {
     switch (true) {
       case key === 'GET ':
         return {
-          tags, operationId: `${id}.list`, security: readSecurity,
+          tags,
+          operationId: `${id}.list`,
+          security: readSecurity,
           summary: `List ${label} (ra-data-simple-rest)`,
           description: `A page of rows in the caller's scope, as JSON array; header \`Content-Range: ${e.resource} <start>-<end>/<total>\` (\`<total>+\`: more than that many). Page size at most ${this.meta.app.maxPageSize}.`,
           parameters: [
-            { name: 'sort', in: 'query', description: `\`["field","ASC"|"DESC"]\`; default ${JSON.stringify([e.defaultSort.field, e.defaultSort.order])}`, content: json({ type: 'array', prefixItems: [{ enum: sortFields(e) }, { enum: ['ASC', 'DESC'] }], minItems: 2, maxItems: 2 }) },
-            { name: 'range', in: 'query', description: `\`[start, end]\`, both included; default [0, ${this.meta.app.pageSize - 1}]`, content: json({ type: 'array', prefixItems: [{ type: 'integer', minimum: 0 }, { type: 'integer', minimum: 0 }], minItems: 2, maxItems: 2 }) },
+            {
+              name: 'sort',
+              in: 'query',
+              description: `\`["field","ASC"|"DESC"]\`; default ${JSON.stringify([e.defaultSort.field, e.defaultSort.order])}`,
+              content: json({ type: 'array', prefixItems: [{ enum: sortFields(e) }, { enum: ['ASC', 'DESC'] }], minItems: 2, maxItems: 2 }),
+            },
+            {
+              name: 'range',
+              in: 'query',
+              description: `\`[start, end]\`, both included; default [0, ${this.meta.app.pageSize - 1}]`,
+              content: json({
+                type: 'array',
+                prefixItems: [
+                  { type: 'integer', minimum: 0 },
+                  { type: 'integer', minimum: 0 },
+                ],
+                minItems: 2,
+                maxItems: 2,
+              }),
+            },
             { name: 'filter', in: 'query', description: 'the conditions, all of which must hold', content: json(filterSchema(e, this.meta)) },
           ],
           responses: {
-            '200': { description: 'the page', headers: { 'Content-Range': { schema: { type: 'string' }, description: `${e.resource} 0-499/1234` } }, content: json({ type: 'array', items: ref(names.record) }) },
+            '200': {
+              description: 'the page',
+              headers: { 'Content-Range': { schema: { type: 'string' }, description: `${e.resource} 0-499/1234` } },
+              content: json({ type: 'array', items: ref(names.record) }),
+            },
             ...errorResponses(400, 401, 403),
           },
         };
       case key === 'GET /:id':
-        return { tags, operationId: `${id}.get`, security: readSecurity, summary: `Get one ${label}`, parameters: [ID_PARAM], responses: { '200': { description: 'the record', content: json(ref(names.record)) }, ...errorResponses(401, 403, 404) } };
+        return {
+          tags,
+          operationId: `${id}.get`,
+          security: readSecurity,
+          summary: `Get one ${label}`,
+          parameters: [ID_PARAM],
+          responses: { '200': { description: 'the record', content: json(ref(names.record)) }, ...errorResponses(401, 403, 404) },
+        };
       case key === 'POST ':
         return {
-          tags, operationId: `${id}.create`, security: write, summary: `Create a ${label}`,
+          tags,
+          operationId: `${id}.create`,
+          security: write,
+          summary: `Create a ${label}`,
           description: 'Read-only fields are set by the server (scope, session defaults, numbers); unknown fields are refused.',
           requestBody: { required: true, content: json(ref(names.create)) },
           responses: { '201': { description: 'the new record', content: json(ref(names.record)) }, ...errorResponses(400, 401, 403, 409, 429) },
         };
       case key === 'PUT /:id':
         return {
-          tags, operationId: `${id}.update`, security: write, summary: `Update a ${label}`,
+          tags,
+          operationId: `${id}.update`,
+          security: write,
+          summary: `Update a ${label}`,
           description: `The whole record may be sent back: read-only fields unchanged are ignored, changed ones refused (validation.readOnly).${e.versioned ? ' `version` is required; a stale one is a 409 error.staleVersion.' : ''}`,
           parameters: [ID_PARAM],
           requestBody: { required: true, content: json(ref(names.update)) },
           responses: { '200': { description: 'the updated record', content: json(ref(names.record)) }, ...errorResponses(400, 401, 403, 404, 409, 429) },
         };
       case key === 'DELETE /:id':
-        return { tags, operationId: `${id}.delete`, security: write, summary: `Delete a ${label}${e.softDelete ? ` (sets ${e.softDelete})` : ''}`, parameters: [ID_PARAM], responses: { '200': { description: 'the deleted record', content: json(ref(names.record)) }, ...errorResponses(401, 403, 404, 409, 429) } };
+        return {
+          tags,
+          operationId: `${id}.delete`,
+          security: write,
+          summary: `Delete a ${label}${e.softDelete ? ` (sets ${e.softDelete})` : ''}`,
+          parameters: [ID_PARAM],
+          responses: { '200': { description: 'the deleted record', content: json(ref(names.record)) }, ...errorResponses(401, 403, 404, 409, 429) },
+        };
       case key === 'GET /export':
         return this.exportOperation(e, tags);
       case key === 'POST /upload' && !!e.file:
         return this.uploadOperation(e, names.record, tags);
       case key === 'GET /:id/download' && !!e.file:
         return {
-          tags, operationId: `${id}.download`, security: write, summary: `Download the file of a ${label}`,
-          parameters: [ID_PARAM, { name: 'inline', in: 'query', schema: { type: 'boolean' }, description: 'images and PDFs shown in the browser instead of saved' }],
-          responses: { '200': { description: 'the file, named in Content-Disposition', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }, ...errorResponses(401, 403, 404) },
+          tags,
+          operationId: `${id}.download`,
+          security: write,
+          summary: `Download the file of a ${label}`,
+          parameters: [
+            ID_PARAM,
+            { name: 'inline', in: 'query', schema: { type: 'boolean' }, description: 'images and PDFs shown in the browser instead of saved' },
+          ],
+          responses: {
+            '200': {
+              description: 'the file, named in Content-Disposition',
+              content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+            },
+            ...errorResponses(401, 403, 404),
+          },
         };
     }
     let am = /^POST \/:id\/actions\/([A-Za-z0-9]+)$/.exec(key);
@@ -227,9 +284,21 @@ class Builder {
     am = /^GET \/actions\/([A-Za-z0-9]+)\/template$/.exec(key);
     if (am && (a = e.actions[am[1]]) && a.upload?.template) {
       return {
-        tags, operationId: `${id}.${a.name}.template`, security: write,
+        tags,
+        operationId: `${id}.${a.name}.template`,
+        security: write,
         summary: `The import template of "${this.label(a.labelKey)}": a header row of the creatable fields, in the caller's language`,
-        responses: { '200': { description: 'an .xlsx workbook', content: { 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', contentMediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } } } }, ...errorResponses(401, 403) },
+        responses: {
+          '200': {
+            description: 'an .xlsx workbook',
+            content: {
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+                schema: { type: 'string', contentMediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+              },
+            },
+          },
+          ...errorResponses(401, 403),
+        },
       };
     }
     return null;
@@ -240,17 +309,42 @@ class Builder {
     const from = a.from && a.statusField ? this.codeLabels(e.fields[a.statusField].codeTable!, a.from) : null;
     const to = a.to && a.statusField ? this.codeLabels(e.fields[a.statusField].codeTable!, a.to) : null;
     const description = [
-      from ? `From ${from}${to ? ` to ${to}${a.to!.length > 1 ? ' (the caller chooses with `target`)' : ''}` : ''}; in any other state a 409 ${a.illegalTransitionKey}.` : to ? `To ${to}.` : '',
-      many ? (a.collection ? 'On the collection (no records): `{ data: [], result, message }`.' : 'On the records of `ids`, all or nothing, in one transaction: `{ data: [records], message }`.') : 'On one record: the updated record, or a file (Content-Disposition).',
+      from
+        ? `From ${from}${to ? ` to ${to}${a.to!.length > 1 ? ' (the caller chooses with `target`)' : ''}` : ''}; in any other state a 409 ${a.illegalTransitionKey}.`
+        : to
+          ? `To ${to}.`
+          : '',
+      many
+        ? a.collection
+          ? 'On the collection (no records): `{ data: [], result, message }`.'
+          : 'On the records of `ids`, all or nothing, in one transaction: `{ data: [records], message }`.'
+        : 'On one record: the updated record, or a file (Content-Disposition).',
       a.upload ? `Takes one file as multipart part \`file\`, checked against rule "${a.upload.rule}", the inputs as the other parts.` : '',
       a.handler ? 'Business logic beyond the state change (server/handlers).' : '',
-    ].filter(Boolean).join(' ');
+    ]
+      .filter(Boolean)
+      .join(' ');
     const content: Record<string, unknown> = a.upload
-      ? { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] } }, ...json(input) }
+      ? {
+          'multipart/form-data': {
+            schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] },
+          },
+          ...json(input),
+        }
       : json(input);
     const ok = many
-      ? { description: 'done', content: json({ type: 'object', required: ['data', 'message'], properties: { data: { type: 'array', items: ref(names.record) }, result: {}, message: { type: 'string' } } }) }
-      : { description: 'the updated record (or a file)', content: { ...json(ref(names.record)), 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+      ? {
+          description: 'done',
+          content: json({
+            type: 'object',
+            required: ['data', 'message'],
+            properties: { data: { type: 'array', items: ref(names.record) }, result: {}, message: { type: 'string' } },
+          }),
+        }
+      : {
+          description: 'the updated record (or a file)',
+          content: { ...json(ref(names.record)), 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+        };
     return {
       tags,
       operationId: `${e.name}.${a.name}${many ? '.bulk' : ''}`,
@@ -271,11 +365,25 @@ class Builder {
     const rule = this.meta.rules[e.file!.rule];
     const writable = this.schemas[e.name].create;
     return {
-      tags, operationId: `${e.name}.upload`, security: [{ bearer: [] }],
+      tags,
+      operationId: `${e.name}.upload`,
+      security: [{ bearer: [] }],
       summary: `Upload a file as a new ${this.label(e.labelKey)}`,
       description: `Multipart: part \`file\` (${(rule.fileTypes ?? []).join(', ')}; name at most ${rule.maxNameLength} characters; at most ${rule.maxSizeKiB} KiB; the type is judged by content and name together) and the entity's writable fields as further parts. A file of the same name${e.file!.overwriteKey.length ? ` under the same ${e.file!.overwriteKey.join(', ')}` : ''} answers 409 error.fileExists unless overwrite=true.`,
       parameters: [{ name: 'overwrite', in: 'query', schema: { type: 'boolean' } }],
-      requestBody: { required: true, content: { 'multipart/form-data': { schema: { ...writable, title: undefined, required: ['file'], properties: { ...(writable.properties as object), file: { type: 'string', contentMediaType: 'application/octet-stream' } } } } } },
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              ...writable,
+              title: undefined,
+              required: ['file'],
+              properties: { ...(writable.properties as object), file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+            },
+          },
+        },
+      },
       responses: { '201': { description: 'the new record', content: json(ref(record)) }, ...errorResponses(400, 401, 403, 409, 413, 429) },
     };
   }
@@ -283,17 +391,40 @@ class Builder {
   private exportOperation(e: CompiledEntity, tags: string[]): Operation {
     const screens = this.meta.screens.filter((s) => s.resource === e.resource && s.kind === 'list' && s.buttons.includes('export'));
     return {
-      tags, operationId: `${e.name}.export`, security: [{ bearer: [] }],
+      tags,
+      operationId: `${e.name}.export`,
+      security: [{ bearer: [] }],
       summary: `Export a list screen of ${this.label(e.labelKey)} as .xlsx`,
-      description: 'The screen\'s columns in order, labels in the caller\'s language; the rows of the list for the same filter and sort, plus the screen\'s fixed filter and tab. At most 1,000,000 rows; 4 exports at once.',
+      description:
+        "The screen's columns in order, labels in the caller's language; the rows of the list for the same filter and sort, plus the screen's fixed filter and tab. At most 1,000,000 rows; 4 exports at once.",
       parameters: [
-        { name: 'screen', in: 'query', required: true, schema: { type: 'string', enum: screens.map((s) => s.name) }, description: 'a list screen of this resource with the export button' },
+        {
+          name: 'screen',
+          in: 'query',
+          required: true,
+          schema: { type: 'string', enum: screens.map((s) => s.name) },
+          description: 'a list screen of this resource with the export button',
+        },
         { name: 'filter', in: 'query', content: json(filterSchema(e, this.meta)) },
-        { name: 'sort', in: 'query', content: json({ type: 'array', prefixItems: [{ enum: sortFields(e) }, { enum: ['ASC', 'DESC'] }], minItems: 2, maxItems: 2 }) },
+        {
+          name: 'sort',
+          in: 'query',
+          content: json({ type: 'array', prefixItems: [{ enum: sortFields(e) }, { enum: ['ASC', 'DESC'] }], minItems: 2, maxItems: 2 }),
+        },
         { name: 'tab', in: 'query', schema: { type: 'string' }, description: 'a tab key of the screen' },
-        { name: 'tz', in: 'query', schema: { type: 'string' }, description: 'IANA time zone of the date-times (default: the server\'s)' },
+        { name: 'tz', in: 'query', schema: { type: 'string' }, description: "IANA time zone of the date-times (default: the server's)" },
       ],
-      responses: { '200': { description: 'a streamed workbook, named in Content-Disposition', content: { 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', contentMediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } } } }, ...errorResponses(400, 401, 403, 404, 429) },
+      responses: {
+        '200': {
+          description: 'a streamed workbook, named in Content-Disposition',
+          content: {
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+              schema: { type: 'string', contentMediaType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+            },
+          },
+        },
+        ...errorResponses(400, 401, 403, 404, 429),
+      },
     };
   }
 
@@ -301,9 +432,13 @@ class Builder {
   fixedOperation(route: RouteInfo, doc: FixedRouteDoc): Operation {
     const s = route.schema ?? {};
     const parameters: unknown[] = [];
-    for (const [where, schema] of [['query', s.querystring], ['path', s.params]] as const) {
+    for (const [where, schema] of [
+      ['query', s.querystring],
+      ['path', s.params],
+    ] as const) {
       const props = (schema as { properties?: Record<string, unknown>; required?: string[] } | undefined)?.properties ?? {};
-      for (const [name, ps] of Object.entries(props)) parameters.push({ name, in: where, required: where === 'path' || !!(schema as { required?: string[] }).required?.includes(name), schema: ps });
+      for (const [name, ps] of Object.entries(props))
+        parameters.push({ name, in: where, required: where === 'path' || !!(schema as { required?: string[] }).required?.includes(name), schema: ps });
     }
     const mediaType = s.consumes?.[0] ?? doc.consumes ?? 'application/json';
     this.tags.set(doc.tag, { name: doc.tag, description: TAG_TEXT[doc.tag] ?? doc.tag });
@@ -322,11 +457,16 @@ class Builder {
 
 const TAG_TEXT: Record<string, string> = {
   session: 'Login, logout and the session (the legacy calls of the spec, with their envelope `{ status, data }`)',
-  account: 'The caller\'s own account: user info, profile, password, two-step verification',
+  account: "The caller's own account: user info, profile, password, two-step verification",
   metadata: 'The compiled metadata and this document',
 };
 
-export function buildOpenApi(opts: { meta: CompiledMetadata; schemas: Record<string, EntitySchemas>; messages: Catalogues; routes: RouteInfo[] }): OpenApiResult {
+export function buildOpenApi(opts: {
+  meta: CompiledMetadata;
+  schemas: Record<string, EntitySchemas>;
+  messages: Catalogues;
+  routes: RouteInfo[];
+}): OpenApiResult {
   const b = new Builder(opts.meta, opts.schemas, opts.messages);
   const paths: Record<string, Record<string, Operation>> = {};
   const undocumented: string[] = [];
@@ -346,7 +486,11 @@ export function buildOpenApi(opts: { meta: CompiledMetadata; schemas: Record<str
     }
     (paths[openApiPath(r.url)] ??= {})[method.toLowerCase()] = op;
   }
-  const sortedPaths = Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]]));
+  const sortedPaths = Object.fromEntries(
+    Object.keys(paths)
+      .sort()
+      .map((p) => [p, paths[p]]),
+  );
   const document: JsonSchema = {
     openapi: '3.1.0',
     info: {

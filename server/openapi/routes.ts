@@ -44,7 +44,11 @@ export default async function openapiRoutes(app: FastifyInstance, opts: { routes
   app.get('/api/openapi.json', { preHandler: app.authenticate() }, async (_req, reply) => reply.type('application/json; charset=utf-8').send(document()));
 
   const dir = docsDir();
-  const files = { '/api/docs': ['index.html', 'text/html; charset=utf-8'], '/api/docs/docs.js': ['docs.js', 'text/javascript; charset=utf-8'], '/api/docs/docs.css': ['docs.css', 'text/css; charset=utf-8'] } as const;
+  const files = {
+    '/api/docs': ['index.html', 'text/html; charset=utf-8'],
+    '/api/docs/docs.js': ['docs.js', 'text/javascript; charset=utf-8'],
+    '/api/docs/docs.css': ['docs.css', 'text/css; charset=utf-8'],
+  } as const;
   for (const [url, [file, type]] of Object.entries(files)) {
     const content = readFileSync(join(dir, file), 'utf8');
     app.get(url, async (_req, reply) => reply.type(type).send(content));

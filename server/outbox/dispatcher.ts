@@ -65,7 +65,17 @@ export interface PassReport {
   more: boolean;
 }
 
-interface Claimed { id: number; idempotencyKey: string; messageType: string; reference: string; payload: string; attempts: number; nextSendMode: string; createdAt: string; createdBy: string | null }
+interface Claimed {
+  id: number;
+  idempotencyKey: string;
+  messageType: string;
+  reference: string;
+  payload: string;
+  attempts: number;
+  nextSendMode: string;
+  createdAt: string;
+  createdBy: string | null;
+}
 
 interface CallOutcome {
   /** HTTP status, when there was an answer */
@@ -170,7 +180,11 @@ export class OutboxDispatcher {
   start(intervalMs: number): void {
     if (this.timer || this.stopped) return;
     const missing = Object.keys(this.store.outbox.interfaces).filter((c) => !this.endpoints()[c]);
-    if (missing.length) this.opts.log?.warn({ interfaces: missing, settings: missing.map((c) => `PORTAL_INTERFACE_${c}_URL`), file: 'PORTAL_INTERFACES_FILE' }, 'outbox: no endpoint configured for these interfaces; their messages wait until one is');
+    if (missing.length)
+      this.opts.log?.warn(
+        { interfaces: missing, settings: missing.map((c) => `PORTAL_INTERFACE_${c}_URL`), file: 'PORTAL_INTERFACES_FILE' },
+        'outbox: no endpoint configured for these interfaces; their messages wait until one is',
+      );
     const tick = async () => {
       this.timer = null;
       let again = false;
@@ -200,7 +214,9 @@ export class OutboxDispatcher {
     this.abort.abort();
     await this.running?.catch(() => undefined);
     const s = this.store;
-    await this.db.run(`UPDATE ${s.mt} SET ${s.m('leaseOwner')} = NULL, ${s.m('leaseUntil')} = NULL WHERE ${s.m('leaseOwner')} = ?`, [this.sender]).catch(() => undefined);
+    await this.db
+      .run(`UPDATE ${s.mt} SET ${s.m('leaseOwner')} = NULL, ${s.m('leaseUntil')} = NULL WHERE ${s.m('leaseOwner')} = ?`, [this.sender])
+      .catch(() => undefined);
   }
 
   /** One pass over every interface. Passes of one dispatcher never overlap (a second call joins the first). */
@@ -268,10 +284,18 @@ export class OutboxDispatcher {
   /** Messages that waited for an endpoint wait as pending again once there is one. */
   private async markConfigured(code: string): Promise<void> {
     const s = this.store;
-    const any = await this.db.get(`SELECT 1 AS x FROM ${s.mt} WHERE ${s.m('interfaceCode')} = ? AND ${s.m('status')} = ? LIMIT 1`, [code, s.status.unconfigured]);
+    const any = await this.db.get(`SELECT 1 AS x FROM ${s.mt} WHERE ${s.m('interfaceCode')} = ? AND ${s.m('status')} = ? LIMIT 1`, [
+      code,
+      s.status.unconfigured,
+    ]);
     if (!any) return;
     await this.db.transaction((tx) =>
-      tx.run(`UPDATE ${s.mt} SET ${s.m('status')} = ?, ${s.m('updatedAt')} = ? WHERE ${s.m('interfaceCode')} = ? AND ${s.m('status')} = ?`, [s.status.pending, this.now(), code, s.status.unconfigured]),
+      tx.run(`UPDATE ${s.mt} SET ${s.m('status')} = ?, ${s.m('updatedAt')} = ? WHERE ${s.m('interfaceCode')} = ? AND ${s.m('status')} = ?`, [
+        s.status.pending,
+        this.now(),
+        code,
+        s.status.unconfigured,
+      ]),
     );
   }
 
@@ -316,7 +340,10 @@ export class OutboxDispatcher {
   /** One POST of the batch. Never throws: every failure becomes the outcome of all its messages. */
   private async send(itf: CompiledInterface, endpoint: EndpointConfig, batch: Claimed[]): Promise<CallOutcome> {
     const timeoutSeconds = endpoint.timeoutSeconds ?? this.delivery.timeoutSeconds;
-    const batchKey = createHash('sha256').update(`${itf.code}\n${batch.map((m) => m.idempotencyKey).join('\n')}`).digest('hex').slice(0, 40);
+    const batchKey = createHash('sha256')
+      .update(`${itf.code}\n${batch.map((m) => m.idempotencyKey).join('\n')}`)
+      .digest('hex')
+      .slice(0, 40);
     const body = JSON.stringify({
       interface: itf.code,
       batchKey,
@@ -350,12 +377,20 @@ export class OutboxDispatcher {
       });
       const text = await readLimited(res, ANSWER_READ_LIMIT);
       const answer = text.slice(0, this.delivery.answerExcerptChars);
-      if (res.status < 200 || res.status > 299) return { status: res.status, error: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`, answer, refused, durationMs: performance.now() - started };
+      if (res.status < 200 || res.status > 299)
+        return {
+          status: res.status,
+          error: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`,
+          answer,
+          refused,
+          durationMs: performance.now() - started,
+        };
       // a 2xx answer may refuse single messages: { "results": [{ "idempotencyKey", "ok": false, "error" }] }
       try {
         const parsed = JSON.parse(text) as { results?: { idempotencyKey?: unknown; ok?: unknown; error?: unknown }[] };
         for (const r of Array.isArray(parsed?.results) ? parsed.results : []) {
-          if (r && r.ok === false && typeof r.idempotencyKey === 'string') refused.set(r.idempotencyKey, `refused by the receiver${typeof r.error === 'string' && r.error ? `: ${r.error}` : ''}`.slice(0, 500));
+          if (r && r.ok === false && typeof r.idempotencyKey === 'string')
+            refused.set(r.idempotencyKey, `refused by the receiver${typeof r.error === 'string' && r.error ? `: ${r.error}` : ''}`.slice(0, 500));
         }
       } catch {
         // not JSON: the 2xx alone says the batch was taken
@@ -396,7 +431,22 @@ export class OutboxDispatcher {
             ` ${s.m('lastResult')} = ?, ${s.m('lastMode')} = ?, ${s.m('lastHttpStatus')} = ?, ${s.m('lastError')} = ?, ${s.m('lastAnswer')} = ?,` +
             ` ${s.m('sentAt')} = ${ok ? '?' : s.m('sentAt')}, ${s.m('leaseOwner')} = NULL, ${s.m('leaseUntil')} = NULL, ${s.m('updatedAt')} = ?` +
             ` WHERE ${s.m('id')} = ? AND ${s.m('leaseOwner')} = ?`,
-          [status, attemptNo, next, s.mode.automatic, at, result, m.nextSendMode, o.status, s.fit(s.message, 'lastError', error), o.answer, ...(ok ? [now] : []), now, m.id, this.sender],
+          [
+            status,
+            attemptNo,
+            next,
+            s.mode.automatic,
+            at,
+            result,
+            m.nextSendMode,
+            o.status,
+            s.fit(s.message, 'lastError', error),
+            o.answer,
+            ...(ok ? [now] : []),
+            now,
+            m.id,
+            this.sender,
+          ],
         );
         // the attempt happened whatever else did: it is logged even if the lease was lost meanwhile
         if (r.changes === 0) this.opts.log?.warn({ messageId: m.id }, 'outbox: lease lost before the result was recorded');

@@ -27,7 +27,8 @@ export function outboxStore(meta: CompiledMetadata): OutboxStore {
 }
 
 /** The business reference people search the log by: the declared fields joined with '/'. */
-export const referenceOf = (m: CompiledInterfaceMessage, record: Rec): string => m.reference.map((f) => (record[f] === null || record[f] === undefined ? '' : String(record[f]))).join('/');
+export const referenceOf = (m: CompiledInterfaceMessage, record: Rec): string =>
+  m.reference.map((f) => (record[f] === null || record[f] === undefined ? '' : String(record[f]))).join('/');
 
 /** The payload: the declared fields of the record (stored codes, as the record has them) and the declared child rows. */
 export async function payloadOf(q: Queryable, meta: CompiledMetadata, m: CompiledInterfaceMessage, record: Rec): Promise<Rec> {
@@ -36,14 +37,24 @@ export async function payloadOf(q: Queryable, meta: CompiledMetadata, m: Compile
   for (const c of m.children) {
     const ce = meta.entities[c.entity];
     const cols = c.fields.map((f) => `${quote(ce.fields[f].column)} AS ${quote(f)}`).join(', ');
-    const rows = await q.all<Rec>(`SELECT ${cols} FROM ${quote(ce.table)} WHERE ${quote(ce.fields[c.parentField].column)} = ? ORDER BY ${quote('id')}`, [record.id]);
+    const rows = await q.all<Rec>(`SELECT ${cols} FROM ${quote(ce.table)} WHERE ${quote(ce.fields[c.parentField].column)} = ? ORDER BY ${quote('id')}`, [
+      record.id,
+    ]);
     out[c.name] = rows.map((r) => toRecord(ce, r));
   }
   return out;
 }
 
 /** Writes the messages `action` declares for each of `records`; returns how many. */
-export async function emitMessages(q: Queryable, meta: CompiledMetadata, e: CompiledEntity, a: CompiledAction, records: Rec[], p: Principal, now: string): Promise<number> {
+export async function emitMessages(
+  q: Queryable,
+  meta: CompiledMetadata,
+  e: CompiledEntity,
+  a: CompiledAction,
+  records: Rec[],
+  p: Principal,
+  now: string,
+): Promise<number> {
   const declared = meta.outbox?.emitters[`${e.name}.${a.name}`];
   if (!declared?.length || !records.length) return 0;
   const s = outboxStore(meta);

@@ -32,8 +32,10 @@ export function endpointProblem(e: unknown): string | null {
     return `url ${JSON.stringify(c.url)} is not a URL`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `url must be http or https, not ${url.protocol}`;
-  if (c.headers !== undefined && (typeof c.headers !== 'object' || Object.values(c.headers).some((v) => typeof v !== 'string'))) return 'headers must map names to strings';
-  if (c.timeoutSeconds !== undefined && !(Number.isFinite(c.timeoutSeconds) && c.timeoutSeconds > 0 && c.timeoutSeconds <= 600)) return 'timeoutSeconds must be a number from 1 to 600';
+  if (c.headers !== undefined && (typeof c.headers !== 'object' || Object.values(c.headers).some((v) => typeof v !== 'string')))
+    return 'headers must map names to strings';
+  if (c.timeoutSeconds !== undefined && !(Number.isFinite(c.timeoutSeconds) && c.timeoutSeconds > 0 && c.timeoutSeconds <= 600))
+    return 'timeoutSeconds must be a number from 1 to 600';
   return null;
 }
 

@@ -51,7 +51,10 @@ export class OutboxStore {
   /** One row by field name (no audit trail: the outbox is a log of its own). */
   async insert(q: Queryable, e: CompiledEntity, values: Rec): Promise<void> {
     const names = Object.keys(values);
-    await q.run(`INSERT INTO ${quote(e.table)} (${names.map((n) => quote(e.fields[n].column)).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`, names.map((n) => values[n]));
+    await q.run(
+      `INSERT INTO ${quote(e.table)} (${names.map((n) => quote(e.fields[n].column)).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+      names.map((n) => values[n]),
+    );
   }
 
   /** Text cut to a field's maxLength (a reference or an error must never make the write fail). */

@@ -25,7 +25,20 @@ export const REFRESH_HEADER = 'x-refreshed-token';
  * logging out ends every token of the chain. `ms`: when this token was issued, in milliseconds
  * (finer than `iat`), so that "every session before now ends" spares a token issued just after.
  */
-interface TokenClaims { sub: string; uid: string; wh: string; lang: Locale; jti: string; sid?: string; ms?: number; exp: number; iat: number; at: number; aud: string; iss: string }
+interface TokenClaims {
+  sub: string;
+  uid: string;
+  wh: string;
+  lang: Locale;
+  jti: string;
+  sid?: string;
+  ms?: number;
+  exp: number;
+  iat: number;
+  at: number;
+  aud: string;
+  iss: string;
+}
 
 export interface AccountRow {
   id: number;
@@ -46,7 +59,12 @@ export interface AccountRow {
   /** two-step verification is on (SQLite 0/1, PostgreSQL boolean) */
   totpEnabled: number | boolean | null;
 }
-export interface WarehouseRow { code: string; nameZh: string; nameEn: string; isClaimWarehouse: number | boolean }
+export interface WarehouseRow {
+  code: string;
+  nameZh: string;
+  nameEn: string;
+  isClaimWarehouse: number | boolean;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -75,24 +93,49 @@ export const profileOfType = (accountType: string): Profile => {
 
 /** column -> record name of the account columns auth reads */
 const ACCOUNT_FIELDS = {
-  id: 'id', user_id: 'userId', name: 'name', account_type: 'accountType', department_id: 'departmentId', department_name: 'departmentName', status: 'status',
-  failed_logins: 'failedLogins', password_hash: 'passwordHash', password_changed_at: 'passwordChangedAt', email: 'email', mobile: 'mobile', telephone: 'telephone',
-  version: 'version', sessions_valid_from: 'sessionsValidFrom', totp_enabled: 'totpEnabled',
+  id: 'id',
+  user_id: 'userId',
+  name: 'name',
+  account_type: 'accountType',
+  department_id: 'departmentId',
+  department_name: 'departmentName',
+  status: 'status',
+  failed_logins: 'failedLogins',
+  password_hash: 'passwordHash',
+  password_changed_at: 'passwordChangedAt',
+  email: 'email',
+  mobile: 'mobile',
+  telephone: 'telephone',
+  version: 'version',
+  sessions_valid_from: 'sessionsValidFrom',
+  totp_enabled: 'totpEnabled',
 } as const;
 /** The select list of an AccountRow (`alias.` before each column when given); aliases are quoted: PostgreSQL folds unquoted names to lower case. */
 export const accountColumns = (alias?: string): string =>
-  Object.entries(ACCOUNT_FIELDS).map(([col, name]) => `${alias ? `${alias}.` : ''}${col} AS "${name}"`).join(', ');
+  Object.entries(ACCOUNT_FIELDS)
+    .map(([col, name]) => `${alias ? `${alias}.` : ''}${col} AS "${name}"`)
+    .join(', ');
 export const ACCOUNT_COLUMNS = accountColumns();
 
 export interface TokenService {
   /** `session`: the session the token continues (refresh, warehouse switch, password change); omitted for a new login */
-  issue(account: AccountRow, warehouse: string, lang: Locale, session?: { authTime: number; sessionId: string }): { token: string; expiresIn: number; jti: string };
+  issue(
+    account: AccountRow,
+    warehouse: string,
+    lang: Locale,
+    session?: { authTime: number; sessionId: string },
+  ): { token: string; expiresIn: number; jti: string };
   /** ends a whole session: every token of its refresh chain */
   endSession(p: { tokenId: string; sessionId: string; tokenExp: number; authTime: number }): Promise<void>;
   revoke(jti: string, exp: number): Promise<void>;
   isRevoked(jti: string): Promise<boolean>;
   /** what every authenticated request needs, in one statement: is the token revoked, the account, the warehouse */
-  session(jti: string, sessionId: string, accountId: number, warehouse: string): Promise<{ revoked: boolean; account: AccountRow | undefined; warehouse: WarehouseRow | undefined }>;
+  session(
+    jti: string,
+    sessionId: string,
+    accountId: number,
+    warehouse: string,
+  ): Promise<{ revoked: boolean; account: AccountRow | undefined; warehouse: WarehouseRow | undefined }>;
   account(id: number): Promise<AccountRow | undefined>;
   accountByUserId(userId: string): Promise<AccountRow | undefined>;
   warehouse(code: string): Promise<WarehouseRow | undefined>;
@@ -120,7 +163,10 @@ export default fp(
         const sid = session?.sessionId ?? randomUUID();
         // never beyond the absolute end of the session
         const left = at + metadata.app.token.maxSessionSeconds - Math.floor(Date.now() / 1000);
-        const token = app.jwt.sign({ sub: String(account.id), uid: account.userId, wh: warehouse, lang, jti, sid, ms: Date.now(), at }, { expiresIn: Math.max(1, Math.min(ttl, left)) });
+        const token = app.jwt.sign(
+          { sub: String(account.id), uid: account.userId, wh: warehouse, lang, jti, sid, ms: Date.now(), at },
+          { expiresIn: Math.max(1, Math.min(ttl, left)) },
+        );
         return { token, expiresIn: ttl, jti };
       },
       async endSession(p) {
@@ -132,7 +178,9 @@ export default fp(
       isRevoked: async (jti) => !!(await db.get(`SELECT 1 AS x FROM _revoked_tokens WHERE jti = ?`, [jti])),
       async session(jti, sessionId, accountId, warehouse) {
         // one round trip per request (on PostgreSQL one pooled connection, not three)
-        const row = await db.get<AccountRow & { revoked: number | boolean | null; whCode: string | null; whNameZh: string; whNameEn: string; whClaim: number | boolean }>(
+        const row = await db.get<
+          AccountRow & { revoked: number | boolean | null; whCode: string | null; whNameZh: string; whNameEn: string; whClaim: number | boolean }
+        >(
           `SELECT ${accountColumns('a')},
             (SELECT 1 FROM _revoked_tokens r WHERE r.jti IN (?, ?) LIMIT 1) AS revoked,
             w.code AS "whCode", w.name_zh AS "whNameZh", w.name_en AS "whNameEn", w.is_claim_warehouse AS "whClaim"
@@ -145,7 +193,10 @@ export default fp(
       },
       account: (id) => db.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE id = ?`, [id]),
       accountByUserId: (uid) => db.get<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE user_id = ?`, [uid]),
-      warehouse: (code) => db.get<WarehouseRow>(`SELECT code, name_zh AS "nameZh", name_en AS "nameEn", is_claim_warehouse AS "isClaimWarehouse" FROM warehouse WHERE code = ?`, [code]),
+      warehouse: (code) =>
+        db.get<WarehouseRow>(`SELECT code, name_zh AS "nameZh", name_en AS "nameEn", is_claim_warehouse AS "isClaimWarehouse" FROM warehouse WHERE code = ?`, [
+          code,
+        ]),
     };
     app.decorate('tokens', tokens);
     app.decorateRequest('principal', null);

@@ -84,7 +84,8 @@ export function createDatabaseStore(db: Db): FileStore {
 }
 
 /** The store of a deployment: the directory beside the SQLite file when given, else the database. */
-export const fileStoreFor = (db: Db, filesDir?: string | null): FileStore => (filesDir && db.kind === 'sqlite' ? createDirectoryStore(filesDir) : createDatabaseStore(db));
+export const fileStoreFor = (db: Db, filesDir?: string | null): FileStore =>
+  filesDir && db.kind === 'sqlite' ? createDirectoryStore(filesDir) : createDatabaseStore(db);
 
 export default fp(
   async (app, opts: { store: FileStore }) => {

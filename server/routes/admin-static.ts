@@ -15,17 +15,20 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async (app, opts: { dir: string }) => {
-  const ok = existsSync(join(opts.dir, 'index.html'));
-  app.decorate('adminIndex', ok);
-  if (!ok) {
-    app.log.warn(`admin not built (${opts.dir}/index.html missing): run "npm run build"`);
-    return;
-  }
-  await app.register(fastifyStatic, {
-    root: opts.dir,
-    wildcard: false,
-    // hashed assets may be cached for long; index.html never
-    setHeaders: (res, path) => res.header('cache-control', path.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable'),
-  });
-}, { name: 'admin-static' });
+export default fp(
+  async (app, opts: { dir: string }) => {
+    const ok = existsSync(join(opts.dir, 'index.html'));
+    app.decorate('adminIndex', ok);
+    if (!ok) {
+      app.log.warn(`admin not built (${opts.dir}/index.html missing): run "npm run build"`);
+      return;
+    }
+    await app.register(fastifyStatic, {
+      root: opts.dir,
+      wildcard: false,
+      // hashed assets may be cached for long; index.html never
+      setHeaders: (res, path) => res.header('cache-control', path.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable'),
+    });
+  },
+  { name: 'admin-static' },
+);

@@ -47,8 +47,14 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
 
   const tokenError = (req: FastifyRequest, reply: FastifyReply, status: number, code: string, args: Record<string, string | number> = {}, userId?: string) => {
     // every failed authentication is logged (ASVS 16.3.1); never the password or the code
-    req.log.warn({ event: 'login', outcome: code, userId: (userId ?? String((req.body as Record<string, unknown> | undefined)?.username ?? '')).slice(0, 100) }, 'login refused');
-    return reply.status(status).header('cache-control', 'no-store').send({ error: status === 400 ? 'invalid_grant' : 'invalid_request', code, message: translate(req.locale, code, args) });
+    req.log.warn(
+      { event: 'login', outcome: code, userId: (userId ?? String((req.body as Record<string, unknown> | undefined)?.username ?? '')).slice(0, 100) },
+      'login refused',
+    );
+    return reply
+      .status(status)
+      .header('cache-control', 'no-store')
+      .send({ error: status === 400 ? 'invalid_grant' : 'invalid_request', code, message: translate(req.locale, code, args) });
   };
 
   // failed logins per user ID: free attempts, growing delays, then the lock (server/auth/lockout.ts)
@@ -72,77 +78,85 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
    */
   const tooManyAttempts = async (userId: string): Promise<boolean> => (await countHit(db, `login-account|${userId}`, 60_000)).hits > perAccount;
 
-  app.post('/connect/token', {
-    // per address: the limit registered in app.ts (20 a minute by default)
-    config: { rateLimit: {} },
-    schema: {
-      body: {
-        type: 'object',
-        properties: {
-          grant_type: { type: 'string', maxLength: 20 },
-          username: { type: 'string', maxLength: 100 },
-          password: { type: 'string', maxLength: 200 },
-          warehouse: { type: 'string', maxLength: 20 },
-          client_id: { type: 'string', maxLength: 50 },
-          lang: { type: 'string', maxLength: 10 },
-          // the second step of a login with two-step verification (grant_type=mfa)
-          mfa_token: { type: 'string', maxLength: 2000 },
-          code: { type: 'string', maxLength: 64 },
+  app.post(
+    '/connect/token',
+    {
+      // per address: the limit registered in app.ts (20 a minute by default)
+      config: { rateLimit: {} },
+      schema: {
+        body: {
+          type: 'object',
+          properties: {
+            grant_type: { type: 'string', maxLength: 20 },
+            username: { type: 'string', maxLength: 100 },
+            password: { type: 'string', maxLength: 200 },
+            warehouse: { type: 'string', maxLength: 20 },
+            client_id: { type: 'string', maxLength: 50 },
+            lang: { type: 'string', maxLength: 10 },
+            // the second step of a login with two-step verification (grant_type=mfa)
+            mfa_token: { type: 'string', maxLength: 2000 },
+            code: { type: 'string', maxLength: 64 },
+          },
         },
       },
     },
-  }, async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, string | undefined>;
-    const lang: Locale = isLocale(b.lang) ? b.lang : req.locale;
-    req.locale = lang;
-    const grant = b.grant_type ?? 'password';
-    if (grant === 'mfa') return mfaGrant(req, reply, b);
-    if (grant !== 'password') return tokenError(req, reply, 400, 'error.badRequest');
-    const username = (b.username ?? '').trim();
-    const password = b.password ?? '';
-    if (!username || password.length < metadata.app.password.loginMinLength || !b.warehouse) return tokenError(req, reply, 400, 'error.loginFailed');
-    // per account, whatever the address (the per-address limit is the route's rateLimit)
-    if (await tooManyAttempts(username.toLowerCase())) return tokenError(req, reply, 429, 'error.rateLimited');
-    // counted as a failure before the password is checked, refused while the ID must wait: the
-    // same for every user ID, known or not
-    const claim = await failures.claim(username);
-    if (!claim.ok) return throttled(req, reply, claim, username);
-    const acc = await app.tokens.accountByUserId(username);
-    const ok = await verifyPassword(password, acc?.passwordHash ?? null);
-    if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
-    if (!ok) {
-      await failures.failAccount(acc.id, acc.userId, claim.failures, statuses);
-      // the same answer as for an unknown user, locked or not: only the right password learns
-      // that the account is locked (otherwise the guesses would tell which user IDs exist)
-      return tokenError(req, reply, 400, 'error.loginFailed');
-    }
-    // the right password: this attempt was no failure (with two-step verification on, the count
-    // before it stands until the code is right: wrong codes add to the wrong passwords)
-    await failures.refund(username);
-    // the password is right: from here on the answer may say why the account cannot log in
-    if (acc.status === STATUS.locked) return tokenError(req, reply, 400, 'error.userLocked');
-    if (!MAY_LOG_IN.has(acc.status)) return tokenError(req, reply, 400, 'error.noRight');
-    const wh = await app.tokens.warehouse(b.warehouse);
-    if (!wh) return tokenError(req, reply, 400, 'error.wrongWarehouse');
-    if (acc.totpEnabled) {
-      // two-step verification: the code decides. The password does not reset the failure counter:
-      // wrong codes add to the wrong passwords before them, up to the same lockout. Failures
-      // counted during the slow password check (here or in another process) may have locked it.
-      const now = await app.tokens.account(acc.id);
-      if (!now || !MAY_LOG_IN.has(now.status)) return tokenError(req, reply, 400, now?.status === STATUS.locked ? 'error.userLocked' : 'error.noRight');
-      if (acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(password, hashParams), acc.id]);
-      const t = signMfaToken(app, acc, wh.code, lang);
-      req.log.info({ event: 'login', outcome: 'mfa_required', userId: acc.userId }, 'login: password right, second factor asked');
-      return reply.status(400).header('cache-control', 'no-store').send({
-        error: 'mfa_required',
-        code: 'error.mfaRequired',
-        message: translate(lang, 'error.mfaRequired'),
-        mfa_token: t.token,
-        expires_in: t.expiresIn,
-      });
-    }
-    return finishLogin(req, reply, acc, wh.code, lang, { password });
-  });
+    async (req, reply) => {
+      const b = (req.body ?? {}) as Record<string, string | undefined>;
+      const lang: Locale = isLocale(b.lang) ? b.lang : req.locale;
+      req.locale = lang;
+      const grant = b.grant_type ?? 'password';
+      if (grant === 'mfa') return mfaGrant(req, reply, b);
+      if (grant !== 'password') return tokenError(req, reply, 400, 'error.badRequest');
+      const username = (b.username ?? '').trim();
+      const password = b.password ?? '';
+      if (!username || password.length < metadata.app.password.loginMinLength || !b.warehouse) return tokenError(req, reply, 400, 'error.loginFailed');
+      // per account, whatever the address (the per-address limit is the route's rateLimit)
+      if (await tooManyAttempts(username.toLowerCase())) return tokenError(req, reply, 429, 'error.rateLimited');
+      // counted as a failure before the password is checked, refused while the ID must wait: the
+      // same for every user ID, known or not
+      const claim = await failures.claim(username);
+      if (!claim.ok) return throttled(req, reply, claim, username);
+      const acc = await app.tokens.accountByUserId(username);
+      const ok = await verifyPassword(password, acc?.passwordHash ?? null);
+      if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
+      if (!ok) {
+        await failures.failAccount(acc.id, acc.userId, claim.failures, statuses);
+        // the same answer as for an unknown user, locked or not: only the right password learns
+        // that the account is locked (otherwise the guesses would tell which user IDs exist)
+        return tokenError(req, reply, 400, 'error.loginFailed');
+      }
+      // the right password: this attempt was no failure (with two-step verification on, the count
+      // before it stands until the code is right: wrong codes add to the wrong passwords)
+      await failures.refund(username);
+      // the password is right: from here on the answer may say why the account cannot log in
+      if (acc.status === STATUS.locked) return tokenError(req, reply, 400, 'error.userLocked');
+      if (!MAY_LOG_IN.has(acc.status)) return tokenError(req, reply, 400, 'error.noRight');
+      const wh = await app.tokens.warehouse(b.warehouse);
+      if (!wh) return tokenError(req, reply, 400, 'error.wrongWarehouse');
+      if (acc.totpEnabled) {
+        // two-step verification: the code decides. The password does not reset the failure counter:
+        // wrong codes add to the wrong passwords before them, up to the same lockout. Failures
+        // counted during the slow password check (here or in another process) may have locked it.
+        const now = await app.tokens.account(acc.id);
+        if (!now || !MAY_LOG_IN.has(now.status)) return tokenError(req, reply, 400, now?.status === STATUS.locked ? 'error.userLocked' : 'error.noRight');
+        if (acc.passwordHash && needsRehash(acc.passwordHash, hashParams))
+          await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(password, hashParams), acc.id]);
+        const t = signMfaToken(app, acc, wh.code, lang);
+        req.log.info({ event: 'login', outcome: 'mfa_required', userId: acc.userId }, 'login: password right, second factor asked');
+        return reply
+          .status(400)
+          .header('cache-control', 'no-store')
+          .send({
+            error: 'mfa_required',
+            code: 'error.mfaRequired',
+            message: translate(lang, 'error.mfaRequired'),
+            mfa_token: t.token,
+            expires_in: t.expiresIn,
+          });
+      }
+      return finishLogin(req, reply, acc, wh.code, lang, { password });
+    },
+  );
 
   /**
    * The second step: the ticket of the password step and a current code of the authenticator app
@@ -179,7 +193,14 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   };
 
   /** Every factor has been checked: the failure counter starts again, the password expiry applies, the token is issued. */
-  const finishLogin = async (req: FastifyRequest, reply: FastifyReply, acc: AccountRow, warehouse: string, lang: Locale, how: { password?: string; factor?: 'totp' | 'recovery' }) => {
+  const finishLogin = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    acc: AccountRow,
+    warehouse: string,
+    lang: Locale,
+    how: { password?: string; factor?: 'totp' | 'recovery' },
+  ) => {
     const uid = acc.userId;
     // the account was read before the slow password check, and failures counted meanwhile (here or
     // in another process) may have locked it: the reset happens only while it may still log in,
@@ -193,7 +214,8 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
       return tokenError(req, reply, 400, now?.status === STATUS.locked ? 'error.userLocked' : 'error.noRight', {}, uid);
     }
     await clearLoginFailures(db, uid);
-    if (how.password && acc.passwordHash && needsRehash(acc.passwordHash, hashParams)) await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(how.password, hashParams), acc.id]);
+    if (how.password && acc.passwordHash && needsRehash(acc.passwordHash, hashParams))
+      await db.run(`UPDATE account SET password_hash = ? WHERE id = ?`, [await hashPassword(how.password, hashParams), acc.id]);
     // expiry: an expired password turns the login into 602 (must change); a near one is announced
     let status = current.status;
     let notice: { code: string; message: string; days?: number } | undefined;
@@ -209,7 +231,10 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     }
     if (status !== current.status) await db.run(`UPDATE account SET status = ? WHERE id = ?`, [status, acc.id]);
     const t = app.tokens.issue(acc, warehouse, lang);
-    req.log.info({ event: 'login', outcome: 'ok', userId: uid, warehouse, accountStatus: status, ...(how.factor ? { secondFactor: how.factor } : {}) }, 'login');
+    req.log.info(
+      { event: 'login', outcome: 'ok', userId: uid, warehouse, accountStatus: status, ...(how.factor ? { secondFactor: how.factor } : {}) },
+      'login',
+    );
     // an account whose type requires two-step verification and has none may only set it up
     const mustEnrol = !acc.totpEnabled && app.mfaRequired(profileOfType(acc.accountType));
     return reply.header('cache-control', 'no-store').send({
@@ -230,18 +255,22 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     return { status: 200 };
   });
 
-  app.post('/connect/warehouse', {
-    preHandler: app.authenticate(),
-    schema: { body: { type: 'object', required: ['warehouse'], additionalProperties: false, properties: { warehouse: { type: 'string', maxLength: 20 } } } },
-  }, async (req) => {
-    const p = req.principal!;
-    const wh = await app.tokens.warehouse((req.body as { warehouse: string }).warehouse);
-    if (!wh) throw new AppError(400, 'error.wrongWarehouse');
-    const acc = (await app.tokens.account(p.accountId))!;
-    const t = app.tokens.issue(acc, wh.code, p.locale, { authTime: p.authTime, sessionId: p.sessionId });
-    await app.tokens.revoke(p.tokenId, p.tokenExp);
-    return { status: 200, access_token: t.token, token_type: 'Bearer', expires_in: t.expiresIn, account_status: Number(acc.status) };
-  });
+  app.post(
+    '/connect/warehouse',
+    {
+      preHandler: app.authenticate(),
+      schema: { body: { type: 'object', required: ['warehouse'], additionalProperties: false, properties: { warehouse: { type: 'string', maxLength: 20 } } } },
+    },
+    async (req) => {
+      const p = req.principal!;
+      const wh = await app.tokens.warehouse((req.body as { warehouse: string }).warehouse);
+      if (!wh) throw new AppError(400, 'error.wrongWarehouse');
+      const acc = (await app.tokens.account(p.accountId))!;
+      const t = app.tokens.issue(acc, wh.code, p.locale, { authTime: p.authTime, sessionId: p.sessionId });
+      await app.tokens.revoke(p.tokenId, p.tokenExp);
+      return { status: 200, access_token: t.token, token_type: 'Bearer', expires_in: t.expiresIn, account_status: Number(acc.status) };
+    },
+  );
 
   app.post('/supplierApi/accountInfo/info', { preHandler: app.authenticate({ allowMustChange: true }) }, async (req) => {
     const p = req.principal!;
@@ -288,78 +317,89 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     properties: Object.fromEntries(profileFields.map((f) => [f, fieldSchema(account.fields[f], metadata, true)])),
   };
 
-  app.post('/supplierApi/accountInfo/update', {
-    preHandler: app.authenticate({ allowMustChange: true }),
-    config: { rateLimit: {} },
-    schema: {
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          userId: { type: 'string', maxLength: 30 },
-          name: { type: ['string', 'null'], maxLength: 200 },
-          email: { type: ['string', 'null'], maxLength: 200 },
-          mobile: { type: ['string', 'null'], maxLength: 50 },
-          telephone: { type: ['string', 'null'], maxLength: 50 },
-          oldPassword: { type: ['string', 'null'], maxLength: 200 },
-          newPassword: { type: ['string', 'null'], maxLength: 200 },
-          confirmPassword: { type: ['string', 'null'], maxLength: 200 },
+  app.post(
+    '/supplierApi/accountInfo/update',
+    {
+      preHandler: app.authenticate({ allowMustChange: true }),
+      config: { rateLimit: {} },
+      schema: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            userId: { type: 'string', maxLength: 30 },
+            name: { type: ['string', 'null'], maxLength: 200 },
+            email: { type: ['string', 'null'], maxLength: 200 },
+            mobile: { type: ['string', 'null'], maxLength: 50 },
+            telephone: { type: ['string', 'null'], maxLength: 50 },
+            oldPassword: { type: ['string', 'null'], maxLength: 200 },
+            newPassword: { type: ['string', 'null'], maxLength: 200 },
+            confirmPassword: { type: ['string', 'null'], maxLength: 200 },
+          },
         },
       },
     },
-  }, async (req, reply) => {
-    const p = req.principal!;
-    const b = req.body as Record<string, string | null | undefined>;
-    const acc = (await app.tokens.account(p.accountId)) as AccountRow;
-    const profile: Record<string, unknown> = {};
-    for (const f of profileFields) if (b[f] !== undefined) profile[f] = b[f] === '' && f !== 'name' ? null : b[f];
-    const errors: FieldErrors = { ...(validator.validate(profileSchema, profile) ?? {}) };
-    const wantsPassword = !!(b.newPassword || b.confirmPassword || b.oldPassword);
-    // a 602 account must change its password before it may do anything else
-    if (p.accountStatus === STATUS.mustChangePassword && !wantsPassword) errors.newPassword = { key: 'validation.required' };
-    let newHash: string | null = null;
-    if (wantsPassword) {
-      if (!b.oldPassword) errors.oldPassword = { key: 'validation.required' };
-      Object.assign(errors, newPasswordErrors(validator, b.newPassword, b.confirmPassword));
+    async (req, reply) => {
+      const p = req.principal!;
+      const b = req.body as Record<string, string | null | undefined>;
+      const acc = (await app.tokens.account(p.accountId)) as AccountRow;
+      const profile: Record<string, unknown> = {};
+      for (const f of profileFields) if (b[f] !== undefined) profile[f] = b[f] === '' && f !== 'name' ? null : b[f];
+      const errors: FieldErrors = { ...(validator.validate(profileSchema, profile) ?? {}) };
+      const wantsPassword = !!(b.newPassword || b.confirmPassword || b.oldPassword);
+      // a 602 account must change its password before it may do anything else
+      if (p.accountStatus === STATUS.mustChangePassword && !wantsPassword) errors.newPassword = { key: 'validation.required' };
+      let newHash: string | null = null;
+      if (wantsPassword) {
+        if (!b.oldPassword) errors.oldPassword = { key: 'validation.required' };
+        Object.assign(errors, newPasswordErrors(validator, b.newPassword, b.confirmPassword));
+        if (Object.keys(errors).length) throw validationFailed(errors);
+        if (!(await verifyPassword(b.oldPassword!, acc.passwordHash))) throw validationFailed({ oldPassword: { key: 'error.wrongOldPassword' } });
+        if (await reusesRecentPassword(db, acc, b.newPassword!)) throw passwordReused();
+        newHash = await hashPassword(b.newPassword!, hashParams);
+      }
       if (Object.keys(errors).length) throw validationFailed(errors);
-      if (!(await verifyPassword(b.oldPassword!, acc.passwordHash))) throw validationFailed({ oldPassword: { key: 'error.wrongOldPassword' } });
-      if (await reusesRecentPassword(db, acc, b.newPassword!)) throw passwordReused();
-      newHash = await hashPassword(b.newPassword!, hashParams);
-    }
-    if (Object.keys(errors).length) throw validationFailed(errors);
-    const now = new Date().toISOString();
-    const before = { name: acc.name, email: acc.email, mobile: acc.mobile, telephone: acc.telephone };
-    await db.transaction(async (tx) => {
-      const sets: string[] = [];
-      const params: unknown[] = [];
-      for (const [f, v] of Object.entries(profile)) {
-        sets.push(`${account.fields[f].column} = ?`);
-        params.push(v);
-      }
+      const now = new Date().toISOString();
+      const before = { name: acc.name, email: acc.email, mobile: acc.mobile, telephone: acc.telephone };
+      await db.transaction(async (tx) => {
+        const sets: string[] = [];
+        const params: unknown[] = [];
+        for (const [f, v] of Object.entries(profile)) {
+          sets.push(`${account.fields[f].column} = ?`);
+          params.push(v);
+        }
+        if (newHash) {
+          await keepInHistory(tx, acc, now);
+          // a new password ends every other session of the account (this one gets a fresh token below)
+          sets.push('password_hash = ?', 'password_changed_at = ?', 'sessions_valid_from = ?');
+          params.push(newHash, now, now);
+          if (acc.status === STATUS.mustChangePassword) sets.push(`status = '${STATUS.normal}'`);
+        }
+        if (!sets.length) return;
+        sets.push('version = version + 1', 'updated_at = ?', 'updated_by = ?');
+        const info = await tx.run(`UPDATE account SET ${sets.join(', ')} WHERE id = ? AND version = ?`, [...params, now, p.userId, acc.id, acc.version]);
+        if (info.changes === 0) throw conflict('error.staleVersion');
+        const changes = Object.fromEntries(
+          Object.entries(profile)
+            .filter(([f, v]) => (before as Record<string, unknown>)[f] !== v)
+            .map(([f, v]) => [f, [(before as Record<string, unknown>)[f], v]]),
+        );
+        if (newHash) changes.password = ['***', '***'];
+        await tx.run(
+          `INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, ?, ?, 'accounts', ?, 'profile', ?)`,
+          [now, p.userId, p.warehouse, acc.id, JSON.stringify(changes)],
+        );
+      });
+      const fresh = (await app.tokens.account(acc.id))!;
       if (newHash) {
-        await keepInHistory(tx, acc, now);
-        // a new password ends every other session of the account (this one gets a fresh token below)
-        sets.push('password_hash = ?', 'password_changed_at = ?', 'sessions_valid_from = ?');
-        params.push(newHash, now, now);
-        if (acc.status === STATUS.mustChangePassword) sets.push(`status = '${STATUS.normal}'`);
+        // this session goes on: its token was issued before the change, so it gets a new one,
+        // which the client adopts from the header as it adopts any refreshed token
+        const t = app.tokens.issue(fresh, p.warehouse, p.locale, { authTime: p.authTime, sessionId: p.sessionId });
+        reply.header(REFRESH_HEADER, t.token);
       }
-      if (!sets.length) return;
-      sets.push('version = version + 1', 'updated_at = ?', 'updated_by = ?');
-      const info = await tx.run(`UPDATE account SET ${sets.join(', ')} WHERE id = ? AND version = ?`, [...params, now, p.userId, acc.id, acc.version]);
-      if (info.changes === 0) throw conflict('error.staleVersion');
-      const changes = Object.fromEntries(Object.entries(profile).filter(([f, v]) => (before as Record<string, unknown>)[f] !== v).map(([f, v]) => [f, [(before as Record<string, unknown>)[f], v]]));
-      if (newHash) changes.password = ['***', '***'];
-      await tx.run(`INSERT INTO audit_entry (at, user_id, warehouse_code, resource, record_id, operation, changes) VALUES (?, ?, ?, 'accounts', ?, 'profile', ?)`, [now, p.userId, p.warehouse, acc.id, JSON.stringify(changes)]);
-    });
-    const fresh = (await app.tokens.account(acc.id))!;
-    if (newHash) {
-      // this session goes on: its token was issued before the change, so it gets a new one,
-      // which the client adopts from the header as it adopts any refreshed token
-      const t = app.tokens.issue(fresh, p.warehouse, p.locale, { authTime: p.authTime, sessionId: p.sessionId });
-      reply.header(REFRESH_HEADER, t.token);
-    }
-    return { status: 200, message: translate(req.locale, 'message.saveSuccess'), data: { accountStatus: Number(fresh.status) } };
-  });
+      return { status: 200, message: translate(req.locale, 'message.saveSuccess'), data: { accountStatus: Number(fresh.status) } };
+    },
+  );
 
   await app.register(totpRoutes, { db, countFailure });
 }

@@ -56,34 +56,49 @@ export default async function fileRoutes(app: FastifyInstance, opts: { engine: E
     if (!e.file) continue;
     const rule = metadata.rules[e.file.rule];
     const base = `/api/${e.resource}`;
-    app.post(`${base}/upload`, {
-      preHandler: [app.authenticate(), app.writeLimit],
-      schema: { querystring: { type: 'object', properties: { overwrite: { type: 'boolean' } } }, response: { 201: responseSchema(e) } },
-    }, async (req, reply) => {
-      // who may not upload here learns so before the body is read
-      engine.assertMayCreate(req.principal!, e);
-      const { fields, file } = await readMultipart(req, rule, (n) => fieldOf(e, n));
-      if (!file) throw badRequest('error.fileEmpty');
-      const checked = await checkFile(rule, file.name, file.data);
-      const overwrite = (req.query as { overwrite?: boolean }).overwrite === true;
-      const storageName = await app.fileStore.save(file.data);
-      try {
-        const { record, replaced } = await engine.recordFile(req.principal!, e, fields, { ...checked, fileSize: file.data.length }, storageName, overwrite);
-        if (replaced) await app.fileStore.remove(replaced);
-        return reply.status(201).send(record);
-      } catch (err) {
-        await app.fileStore.remove(storageName);
-        throw err;
-      }
-    });
-    app.get(`${base}/:id/download`, {
-      preHandler: app.authenticate(),
-      schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }, querystring: { type: 'object', properties: { inline: { type: 'boolean' } } } },
-    }, async (req, reply) => {
-      const f = await engine.fileOf(req.principal!, e, (req.params as { id: number }).id);
-      const data = await app.fileStore.read(f.storageName);
-      const inline = (req.query as { inline?: boolean }).inline === true && /^(image\/|application\/pdf)/.test(f.mimeType);
-      return reply.header('content-type', f.mimeType).header('content-disposition', contentDisposition(f.fileName, inline)).header('x-content-type-options', 'nosniff').send(data);
-    });
+    app.post(
+      `${base}/upload`,
+      {
+        preHandler: [app.authenticate(), app.writeLimit],
+        schema: { querystring: { type: 'object', properties: { overwrite: { type: 'boolean' } } }, response: { 201: responseSchema(e) } },
+      },
+      async (req, reply) => {
+        // who may not upload here learns so before the body is read
+        engine.assertMayCreate(req.principal!, e);
+        const { fields, file } = await readMultipart(req, rule, (n) => fieldOf(e, n));
+        if (!file) throw badRequest('error.fileEmpty');
+        const checked = await checkFile(rule, file.name, file.data);
+        const overwrite = (req.query as { overwrite?: boolean }).overwrite === true;
+        const storageName = await app.fileStore.save(file.data);
+        try {
+          const { record, replaced } = await engine.recordFile(req.principal!, e, fields, { ...checked, fileSize: file.data.length }, storageName, overwrite);
+          if (replaced) await app.fileStore.remove(replaced);
+          return reply.status(201).send(record);
+        } catch (err) {
+          await app.fileStore.remove(storageName);
+          throw err;
+        }
+      },
+    );
+    app.get(
+      `${base}/:id/download`,
+      {
+        preHandler: app.authenticate(),
+        schema: {
+          params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
+          querystring: { type: 'object', properties: { inline: { type: 'boolean' } } },
+        },
+      },
+      async (req, reply) => {
+        const f = await engine.fileOf(req.principal!, e, (req.params as { id: number }).id);
+        const data = await app.fileStore.read(f.storageName);
+        const inline = (req.query as { inline?: boolean }).inline === true && /^(image\/|application\/pdf)/.test(f.mimeType);
+        return reply
+          .header('content-type', f.mimeType)
+          .header('content-disposition', contentDisposition(f.fileName, inline))
+          .header('x-content-type-options', 'nosniff')
+          .send(data);
+      },
+    );
   }
 }

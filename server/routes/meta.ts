@@ -12,7 +12,10 @@ import { metadata } from '../generated/index.ts';
 /** What the login screen may know before anybody has logged in. */
 export function anonymousMetadata() {
   const { titleKey, locales, defaultLocale, requestTimeoutMs, messageDurationMs, themeColor, settingsDefaults, dateFormat, dateTimeFormat } = metadata.app;
-  return { hash: metadata.hash, app: { titleKey, locales, defaultLocale, requestTimeoutMs, messageDurationMs, themeColor, settingsDefaults, dateFormat, dateTimeFormat } };
+  return {
+    hash: metadata.hash,
+    app: { titleKey, locales, defaultLocale, requestTimeoutMs, messageDurationMs, themeColor, settingsDefaults, dateFormat, dateTimeFormat },
+  };
 }
 
 const onlyProfile = (g: CompiledGrant | undefined, p: Profile): CompiledGrant => (g && g[p] ? { [p]: g[p] } : {});
@@ -20,7 +23,11 @@ const onlyProfile = (g: CompiledGrant | undefined, p: Profile): CompiledGrant =>
 function entityFor(e: CompiledEntity, p: Profile) {
   const fields = Object.fromEntries(Object.entries(e.fields).filter(([, f]) => !f.private));
   const access = Object.fromEntries(Object.entries(e.access).map(([op, g]) => [op, onlyProfile(g, p)]));
-  const actions = Object.fromEntries(Object.entries(e.actions).filter(([, a]) => !a.internal).map(([n, a]) => [n, { ...a, allow: onlyProfile(a.allow, p) }]));
+  const actions = Object.fromEntries(
+    Object.entries(e.actions)
+      .filter(([, a]) => !a.internal)
+      .map(([n, a]) => [n, { ...a, allow: onlyProfile(a.allow, p) }]),
+  );
   return { ...e, fields, fieldOrder: e.fieldOrder.filter((f) => fields[f]), access, actions };
 }
 
@@ -28,7 +35,16 @@ function entityFor(e: CompiledEntity, p: Profile) {
 export function metadataFor(profile: Profile) {
   const entities = Object.fromEntries(Object.entries(metadata.entities).map(([n, e]) => [n, entityFor(e, profile)]));
   const access = { ...metadata.access, profiles: { [profile]: metadata.access.profiles[profile] } };
-  return { hash: metadata.hash, app: metadata.app, access, codeTables: metadata.codeTables, rules: metadata.rules, entities, resources: metadata.resources, screens: metadata.screens };
+  return {
+    hash: metadata.hash,
+    app: metadata.app,
+    access,
+    codeTables: metadata.codeTables,
+    rules: metadata.rules,
+    entities,
+    resources: metadata.resources,
+    screens: metadata.screens,
+  };
 }
 
 export default async function metaRoutes(app: FastifyInstance) {

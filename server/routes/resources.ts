@@ -21,7 +21,17 @@ import { readMultipart } from './multipart.ts';
 import { entityTemplate } from '../documents/entity-sheet.ts';
 import { XLSX_CONTENT_TYPE } from '../documents/xlsx.ts';
 
-const JSON_TYPE: Record<FieldType, string> = { string: 'string', text: 'string', code: 'string', date: 'string', datetime: 'string', integer: 'integer', ref: 'integer', decimal: 'number', boolean: 'boolean' };
+const JSON_TYPE: Record<FieldType, string> = {
+  string: 'string',
+  text: 'string',
+  code: 'string',
+  date: 'string',
+  datetime: 'string',
+  integer: 'integer',
+  ref: 'integer',
+  decimal: 'number',
+  boolean: 'boolean',
+};
 
 export function responseSchema(e: CompiledEntity) {
   return {
@@ -47,7 +57,16 @@ const listQuery = {
   properties: { sort: { type: 'string', maxLength: 200 }, range: { type: 'string', maxLength: 100 }, filter: { type: 'string', maxLength: 20000 } },
 };
 const anyBody = { type: 'object' };
-const errorResponse = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'string' } }, errorArgs: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } }, errorId: { type: 'string' } } };
+const errorResponse = {
+  type: 'object',
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    errors: { type: 'object', additionalProperties: { type: 'string' } },
+    errorArgs: { type: 'object', additionalProperties: { type: 'object', additionalProperties: true } },
+    errorId: { type: 'string' },
+  },
+};
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
 /**
@@ -72,26 +91,34 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
     const readAuth = e.public ? app.optionalAuth : app.authenticate();
     const auth = [app.authenticate(), app.writeLimit];
 
-    app.get(base, { preHandler: readAuth, schema: { querystring: listQuery, response: { 200: { type: 'array', items: record }, ...errors } } }, async (req, reply) => {
-      const query = req.query as Record<string, unknown>;
-      if (engine.d.name === 'sqlite') {
-        // SQLite writes the page's JSON itself (engine/list-json.ts): the bytes the records would
-        // make through the response schema, for about a sixth less CPU (README "Performance").
-        // A string with a JSON content type is sent as it is.
-        const j = await listJson(engine, req.principal, e, query);
-        reply.header('content-range', jsonContentRange(e.resource, j)).header('content-type', 'application/json; charset=utf-8');
-        return j.body;
-      }
-      const r = await engine.list(req.principal, e, query);
-      reply.header('content-range', contentRange(e.resource, r));
-      return r.records;
-    });
-    app.get(`${base}/:id`, { preHandler: readAuth, schema: { params: idParams, response: { 200: record, ...errors } } }, async (req) => engine.getOne(req.principal, e, (req.params as { id: number }).id));
+    app.get(
+      base,
+      { preHandler: readAuth, schema: { querystring: listQuery, response: { 200: { type: 'array', items: record }, ...errors } } },
+      async (req, reply) => {
+        const query = req.query as Record<string, unknown>;
+        if (engine.d.name === 'sqlite') {
+          // SQLite writes the page's JSON itself (engine/list-json.ts): the bytes the records would
+          // make through the response schema, for about a sixth less CPU (README "Performance").
+          // A string with a JSON content type is sent as it is.
+          const j = await listJson(engine, req.principal, e, query);
+          reply.header('content-range', jsonContentRange(e.resource, j)).header('content-type', 'application/json; charset=utf-8');
+          return j.body;
+        }
+        const r = await engine.list(req.principal, e, query);
+        reply.header('content-range', contentRange(e.resource, r));
+        return r.records;
+      },
+    );
+    app.get(`${base}/:id`, { preHandler: readAuth, schema: { params: idParams, response: { 200: record, ...errors } } }, async (req) =>
+      engine.getOne(req.principal, e, (req.params as { id: number }).id),
+    );
     app.post(base, { preHandler: auth, schema: { body: anyBody, response: { 201: record, ...errors } } }, async (req, reply) => {
       const rec = await engine.create(req.principal!, e, req.body);
       return reply.status(201).send(rec);
     });
-    app.put(`${base}/:id`, { preHandler: auth, schema: { params: idParams, body: anyBody, response: { 200: record, ...errors } } }, async (req) => engine.update(req.principal!, e, (req.params as { id: number }).id, req.body));
+    app.put(`${base}/:id`, { preHandler: auth, schema: { params: idParams, body: anyBody, response: { 200: record, ...errors } } }, async (req) =>
+      engine.update(req.principal!, e, (req.params as { id: number }).id, req.body),
+    );
     app.delete(`${base}/:id`, { preHandler: auth, schema: { params: idParams, response: { 200: record, ...errors } } }, async (req) => {
       const { record: rec, removedFiles } = await engine.remove(req.principal!, e, (req.params as { id: number }).id);
       if (removedFiles.length) await app.fileStore.removeAll(removedFiles);

@@ -30,8 +30,18 @@ import { seedInterfaceMessages } from './interfaces.ts';
 
 /** The entities this module fills. */
 export const BUSINESS_ENTITIES = [
-  'order', 'orderChildDemand', 'dfsOrder', 'dfsShipment', 'childPartStock', 'childPartMovement', 'stockAdjustment', 'claim', 'consultingFeeItem',
-  'settlementLine', 'settlement', 'hazardReceipt',
+  'order',
+  'orderChildDemand',
+  'dfsOrder',
+  'dfsShipment',
+  'childPartStock',
+  'childPartMovement',
+  'stockAdjustment',
+  'claim',
+  'consultingFeeItem',
+  'settlementLine',
+  'settlement',
+  'hazardReceipt',
 ] as const;
 
 export async function seedBusiness(w: RowWriter, meta: CompiledMetadata, opts: { scale: number; seed: number }): Promise<void> {

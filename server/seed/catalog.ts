@@ -123,7 +123,17 @@ const MOBILE_PREFIXES = ['130', '131', '133', '135', '136', '137', '138', '139',
 // prettier-ignore
 const CITY_AREA_CODES: Record<string, string> = { 上海: '021', 北京: '010', 广州: '020', 深圳: '0755', 杭州: '0571', 南京: '025', 成都: '028', 重庆: '023', 武汉: '027', 西安: '029', 天津: '022', 沈阳: '024' };
 
-export interface Dealer { code: string; name: string; shortName: string; city: string; area: string; address: string; warehouse: string; contact: string; phone: string }
+export interface Dealer {
+  code: string;
+  name: string;
+  shortName: string;
+  city: string;
+  area: string;
+  address: string;
+  warehouse: string;
+  contact: string;
+  phone: string;
+}
 
 export function personName(r: Rng): string {
   return r.pick(SURNAMES) + r.pick(GIVEN);

@@ -38,9 +38,36 @@ export async function seedClaims(ctx: SeedContext, parentsPerSupplier: number): 
   const tt = codesOf(meta, 'transportType', ['air', 'sea']);
   const dealers = makeDealers(ctx.rng('dealer'), 60);
   const insert = w.inserter('claim', [
-    'claimNo', 'status', 'dealerCode', 'dealerName', 'dealerOrderNo', 'shipBillNo', 'partsCode', 'shipQty', 'claimQty', 'price', 'totalAmount', 'reasonCode',
-    'reason', 'submitter', 'submitterPhone', 'submittedAt', 'warehouseCode', 'claimWarehouse', 'supplierCode', 'purchaseSupplierCode', 'orderType',
-    'transportType', 'logisticsStatus', 'appealReason', 'judgmentBasis', 'returnReason', 'auditedAt', 'auditor', 'logisticsConfirmedAt', 'logisticsConfirmedBy',
+    'claimNo',
+    'status',
+    'dealerCode',
+    'dealerName',
+    'dealerOrderNo',
+    'shipBillNo',
+    'partsCode',
+    'shipQty',
+    'claimQty',
+    'price',
+    'totalAmount',
+    'reasonCode',
+    'reason',
+    'submitter',
+    'submitterPhone',
+    'submittedAt',
+    'warehouseCode',
+    'claimWarehouse',
+    'supplierCode',
+    'purchaseSupplierCode',
+    'orderType',
+    'transportType',
+    'logisticsStatus',
+    'appealReason',
+    'judgmentBasis',
+    'returnReason',
+    'auditedAt',
+    'auditor',
+    'logisticsConfirmedAt',
+    'logisticsConfirmedBy',
   ]);
   const counts = allocate(ctx.count(CLAIMS), COMBO_SHARE);
   await ctx.batched(async (tick) => {
@@ -96,7 +123,12 @@ export async function seedClaims(ctx: SeedContext, parentsPerSupplier: number): 
           transportType: r.chance(0.7) ? tt.sea : tt.air,
           logisticsStatus: lg[lgs],
           appealReason: appealed ? r.pick(APPEAL_REASONS) : null,
-          judgmentBasis: status === 'sentBack' ? r.pick(REJECT_BASIS) : status === 'reparation' || status === 'change' || status === 'complete' ? r.pick(APPROVE_BASIS) : null,
+          judgmentBasis:
+            status === 'sentBack'
+              ? r.pick(REJECT_BASIS)
+              : status === 'reparation' || status === 'change' || status === 'complete'
+                ? r.pick(APPROVE_BASIS)
+                : null,
           returnReason: status === 'remodify' ? r.pick(RETURN_REASONS) : null,
           auditedAt: audited ? ctx.at(auditDay, auditMinute) : null,
           auditor: audited ? user : null,

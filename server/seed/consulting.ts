@@ -13,7 +13,12 @@ export const SETTLEMENTS = 15;
 const SUPPLIERS = [S1, S2] as const;
 const SUPPLIER_SHARE = [60, 40];
 
-interface FeeItem { id: number; original: string; fee: string; unit: number }
+interface FeeItem {
+  id: number;
+  original: string;
+  fee: string;
+  unit: number;
+}
 
 export async function seedConsulting(ctx: SeedContext): Promise<void> {
   const items = await seedFeeItems(ctx);
@@ -24,8 +29,23 @@ async function seedFeeItems(ctx: SeedContext): Promise<FeeItem[][]> {
   const r = ctx.rng('consultingFeeItem');
   const st = codesOf(ctx.meta, 'consultingFeeItemState', ['toBeConfirmed', 'normal', 'void']);
   const insert = ctx.w.inserter('consultingFeeItem', [
-    'originalPartsCode', 'feePartsCode', 'consultingFee', 'managementRate', 'supplierCode', 'state', 'effectiveDate', 'confirmedAt', 'confirmedBy', 'cancelledAt',
-    'importer', 'importedAt', 'ordinarySalesPrice', 'urgentOrderPrice', 'standardCost', 'generalConsultingFee', 'emergencyConsultingFee',
+    'originalPartsCode',
+    'feePartsCode',
+    'consultingFee',
+    'managementRate',
+    'supplierCode',
+    'state',
+    'effectiveDate',
+    'confirmedAt',
+    'confirmedBy',
+    'cancelledAt',
+    'importer',
+    'importedAt',
+    'ordinarySalesPrice',
+    'urgentOrderPrice',
+    'standardCost',
+    'generalConsultingFee',
+    'emergencyConsultingFee',
   ]);
   const { rushAirPriceParam, retailPriceParam } = ctx.meta.app.constants as Record<string, number>;
   const counts = allocate(ctx.count(FEE_ITEMS), SUPPLIER_SHARE);
@@ -83,10 +103,28 @@ async function seedSettlements(ctx: SeedContext, normal: FeeItem[][]): Promise<v
   const ap = codesOf(ctx.meta, 'settlementApprovalStatus', APPROVAL);
   const ls = codesOf(ctx.meta, 'settlementLineStatus', ['toBeSettled', 'inProgress', 'settled']);
   const insertSettlement = ctx.w.inserter('settlement', [
-    'settlementNo', 'supplierCode', 'lineCount', 'totalAmount', 'approvalStatus', 'submittedAt', 'originator', 'approvedAt', 'approver', 'opinion',
+    'settlementNo',
+    'supplierCode',
+    'lineCount',
+    'totalAmount',
+    'approvalStatus',
+    'submittedAt',
+    'originator',
+    'approvedAt',
+    'approver',
+    'opinion',
   ]);
   const insertLine = ctx.w.inserter('settlementLine', [
-    'period', 'supplierCode', 'originalPartsCode', 'feePartsCode', 'consultingFeeItemId', 'qty', 'unitFee', 'amount', 'status', 'settlementId',
+    'period',
+    'supplierCode',
+    'originalPartsCode',
+    'feePartsCode',
+    'consultingFeeItemId',
+    'qty',
+    'unitFee',
+    'amount',
+    'status',
+    'settlementId',
   ]);
   const lineCounts = allocate(ctx.count(SETTLEMENT_LINES), SUPPLIER_SHARE);
   const orderCounts = allocate(ctx.count(SETTLEMENTS), SUPPLIER_SHARE);
@@ -99,7 +137,15 @@ async function seedSettlements(ctx: SeedContext, normal: FeeItem[][]): Promise<v
         const code = it ? it.original : partCode(supplierPart(si, r.int(0, 99)));
         const unit = it ? it.unit : round2(partPrice(supplierPart(si, 0)) * 0.05);
         const qty = r.int(5, 300);
-        return { period, originalPartsCode: code, feePartsCode: it ? it.fee : `ZX-${code}`, consultingFeeItemId: it ? it.id : null, qty, unitFee: unit, amount: round2(qty * unit) };
+        return {
+          period,
+          originalPartsCode: code,
+          feePartsCode: it ? it.fee : `ZX-${code}`,
+          consultingFeeItemId: it ? it.id : null,
+          qty,
+          unitFee: unit,
+          amount: round2(qty * unit),
+        };
       };
       // about two thirds of the lines sit in settlement orders, the rest wait to be settled
       let budget = Math.floor(lineCounts[si] * 0.65);

@@ -33,7 +33,9 @@ const DAY_MAX = 400;
 export function baseDateOf(seed: number): number {
   const s = String(seed);
   if (/^\d{8}$/.test(s)) {
-    const y = Number(s.slice(0, 4)), m = Number(s.slice(4, 6)), d = Number(s.slice(6, 8));
+    const y = Number(s.slice(0, 4)),
+      m = Number(s.slice(4, 6)),
+      d = Number(s.slice(6, 8));
     const t = Date.UTC(y, m - 1, d);
     const back = new Date(t);
     if (y >= 2000 && y <= 2100 && back.getUTCMonth() === m - 1 && back.getUTCDate() === d) return t;

@@ -36,17 +36,48 @@ export async function seedDfs(ctx: SeedContext, parentsPerSupplier: number): Pro
   const os = codesOf(meta, 'dealerOrderStatus', ['shortOrPostponed', 'canRelease', 'released', 'picked', 'boxed', 'financialSettled', 'finished']);
   const area = codesOf(meta, 'dealerArea', ['east', 'south', 'west', 'north', 'centre']);
   const orderStatusOf: Record<(typeof SHIP_KEYS)[number], [string[], number[]]> = {
-    wait: [[os.released, os.canRelease, os.shortOrPostponed], [60, 25, 15]],
-    partial: [[os.picked, os.released], [50, 50]],
-    finished: [[os.boxed, os.financialSettled, os.finished], [40, 30, 30]],
+    wait: [
+      [os.released, os.canRelease, os.shortOrPostponed],
+      [60, 25, 15],
+    ],
+    partial: [
+      [os.picked, os.released],
+      [50, 50],
+    ],
+    finished: [
+      [os.boxed, os.financialSettled, os.finished],
+      [40, 30, 30],
+    ],
   };
   const dealers: Dealer[] = makeDealers(ctx.rng('dealer'), 60);
   const byArea = new Map<string, Dealer[]>();
   for (const d of dealers) byArea.set(d.area, [...(byArea.get(d.area) ?? []), d]);
   const insertOrder = w.inserter('dfsOrder', [
-    'dealerCode', 'dealerName', 'directShipDealer', 'dealerArea', 'dealerOrderNo', 'purchaseOrderNo', 'partsCode', 'orderDate', 'releaseDate', 'orderQty',
-    'sentQty', 'unsentQty', 'currentShipQty', 'minPackageQty', 'orderStatus', 'shipStatus', 'totalAmount', 'totalPartsCount', 'receivingWarehouse',
-    'contact', 'phone', 'address', 'originalSupplierCode', 'purchaseSupplierCode', 'warehouseCode',
+    'dealerCode',
+    'dealerName',
+    'directShipDealer',
+    'dealerArea',
+    'dealerOrderNo',
+    'purchaseOrderNo',
+    'partsCode',
+    'orderDate',
+    'releaseDate',
+    'orderQty',
+    'sentQty',
+    'unsentQty',
+    'currentShipQty',
+    'minPackageQty',
+    'orderStatus',
+    'shipStatus',
+    'totalAmount',
+    'totalPartsCount',
+    'receivingWarehouse',
+    'contact',
+    'phone',
+    'address',
+    'originalSupplierCode',
+    'purchaseSupplierCode',
+    'warehouseCode',
   ]);
   const insertShipment = w.inserter('dfsShipment', ['dfsOrderId', 'dealerOrderNo', 'purchaseOrderNo', 'partsCode', 'shipQty', 'shipTime', 'shipper']);
   const counts = allocate(ctx.count(DFS_ORDERS), COMBO_WEIGHTS);
@@ -126,7 +157,15 @@ export async function seedDfs(ctx: SeedContext, parentsPerSupplier: number): Pro
             const next = Math.min(0, day + r.int(0, 4));
             minute = next === day && minute >= 0 ? Math.min(1439, minute + r.int(30, 180)) : ctx.workMinute(r);
             day = next;
-            insertShipment({ dfsOrderId: id, dealerOrderNo, purchaseOrderNo, partsCode: code, shipQty: q, shipTime: ctx.at(day, minute, r.int(0, 59)), shipper });
+            insertShipment({
+              dfsOrderId: id,
+              dealerOrderNo,
+              purchaseOrderNo,
+              partsCode: code,
+              shipQty: q,
+              shipTime: ctx.at(day, minute, r.int(0, 59)),
+              shipper,
+            });
             await tick();
           }
         }

@@ -38,9 +38,15 @@ import { COMBOS, COMBO_WEIGHTS, S1, S2, STAFF, W1, W2, quota, supplierName, supp
 export const DEFAULT_ROWS = 24;
 
 type Row = Record<string, unknown>;
-interface Scope { supplier: string | null; warehouse: string | null }
+interface Scope {
+  supplier: string | null;
+  warehouse: string | null;
+}
 /** A row another entity may point at, with the scope a child takes over. */
-interface Target { id: number; scope: Scope }
+interface Target {
+  id: number;
+  scope: Scope;
+}
 
 const SUPPLIER_ADMIN = DEMO_ACCOUNTS.find((a) => a.accountType === 'supplierAdmin')!;
 const SENTENCES = [
@@ -82,10 +88,18 @@ export async function seedGeneric(ctx: SeedContext, entities: readonly CompiledE
 }
 
 /** One state machine: a code field some actions move, its reachable states and the way to each. */
-interface Machine { field: string; states: string[]; pathTo: Map<string, CompiledAction[]> }
+interface Machine {
+  field: string;
+  states: string[];
+  pathTo: Map<string, CompiledAction[]>;
+}
 
 function machinesOf(e: CompiledEntity): Machine[] {
-  const fields = new Set(Object.values(e.actions).map((a) => a.statusField).filter((f): f is string => !!f && e.fields[f]?.type === 'code'));
+  const fields = new Set(
+    Object.values(e.actions)
+      .map((a) => a.statusField)
+      .filter((f): f is string => !!f && e.fields[f]?.type === 'code'),
+  );
   if (e.statusField) fields.add(e.statusField);
   return [...fields].map((field) => {
     const f = e.fields[field];
@@ -136,7 +150,8 @@ class EntityGenerator {
       m.states.push(...m.pathTo.keys());
     }
     for (const a of Object.values(e.actions)) {
-      for (const f of [...Object.keys(a.set), ...a.inputOrder]) if (e.fields[f] && !e.fields[f].system && e.fields[f].readOnly && !this.isMachine(f)) this.actionOwned.add(f);
+      for (const f of [...Object.keys(a.set), ...a.inputOrder])
+        if (e.fields[f] && !e.fields[f].system && e.fields[f].readOnly && !this.isMachine(f)) this.actionOwned.add(f);
     }
     this.fields = e.fieldOrder.map((n) => e.fields[n]).filter((f) => !f.system);
     this.uniqueSets = [
@@ -162,11 +177,23 @@ class EntityGenerator {
     const parentField = e.scope.parent;
     if (parentField && !this.targets.get(parentField)?.length) return; // no parent rows, no children
     const n = this.ctx.count(e.seed?.rows ?? DEFAULT_ROWS);
-    const statePlans = this.machines.map((m) => quota(this.r, n, m.states.map(() => 1)));
-    const insert = this.ctx.w.inserter(e.name, this.fields.map((f) => f.name));
+    const statePlans = this.machines.map((m) =>
+      quota(
+        this.r,
+        n,
+        m.states.map(() => 1),
+      ),
+    );
+    const insert = this.ctx.w.inserter(
+      e.name,
+      this.fields.map((f) => f.name),
+    );
     await this.ctx.batched(async (tick) => {
       for (let i = 0; i < n; i++) {
-        const row = this.uniqueRow(i, statePlans.map((plan, k) => this.machines[k].states[plan[i]]));
+        const row = this.uniqueRow(
+          i,
+          statePlans.map((plan, k) => this.machines[k].states[plan[i]]),
+        );
         if (!row) continue;
         insert(row);
         await tick();
@@ -300,7 +327,8 @@ class EntityGenerator {
       case 'decimal':
         return this.number(f, i);
       case 'date': {
-        const range = this.e.seed?.ranges[f.name] ?? (f.rules.some((x) => this.ctx.meta.rules[x]?.notBeforeToday) ? { min: 1, max: 60 } : { min: -90, max: 30 });
+        const range =
+          this.e.seed?.ranges[f.name] ?? (f.rules.some((x) => this.ctx.meta.rules[x]?.notBeforeToday) ? { min: 1, max: 60 } : { min: -90, max: 30 });
         return this.ctx.day(r.int(range.min, range.max));
       }
       case 'datetime':
@@ -390,14 +418,20 @@ class EntityGenerator {
       supplierField ? `${quote(target.fields[supplierField].column)} AS s` : 'NULL AS s',
       target.scope.warehouseField ? `${quote(target.fields[target.scope.warehouseField].column)} AS w` : 'NULL AS w',
     ];
-    const rows = await this.ctx.w.db.all<{ id: number; s: string | null; w: string | null }>(`SELECT ${cols.join(', ')} FROM ${quote(target.table)} ORDER BY ${quote('id')} LIMIT 10000`);
+    const rows = await this.ctx.w.db.all<{ id: number; s: string | null; w: string | null }>(
+      `SELECT ${cols.join(', ')} FROM ${quote(target.table)} ORDER BY ${quote('id')} LIMIT 10000`,
+    );
     return rows.map((x) => ({ id: Number(x.id), scope: { supplier: x.s, warehouse: x.w } }));
   }
 }
 
 /** "partsCode" -> "PC-0042": a code in the style of the portal's document codes. */
 function codeLike(field: string, n: number): string {
-  const initials = field.replace(/[^A-Za-z]/g, '').replace(/^[a-z]/, (c) => c.toUpperCase()).replace(/[a-z]/g, '') || 'X';
+  const initials =
+    field
+      .replace(/[^A-Za-z]/g, '')
+      .replace(/^[a-z]/, (c) => c.toUpperCase())
+      .replace(/[a-z]/g, '') || 'X';
   return `${initials.slice(0, 3)}-${String(n).padStart(4, '0')}`;
 }
 

@@ -11,7 +11,18 @@ export const HAZARD_RECEIPTS = 40;
 export async function seedHazardReceipts(ctx: SeedContext): Promise<void> {
   const r = ctx.rng('hazardReceipt');
   const st = codesOf(ctx.meta, 'hazardReceiptStatus', ['pending', 'uploaded', 'confirmed']);
-  const insert = ctx.w.inserter('hazardReceipt', ['receiptNo', 'supplierCode', 'partsCode', 'partsName', 'qty', 'shipmentDate', 'status', 'documentName', 'confirmedAt', 'confirmedBy']);
+  const insert = ctx.w.inserter('hazardReceipt', [
+    'receiptNo',
+    'supplierCode',
+    'partsCode',
+    'partsName',
+    'qty',
+    'shipmentDate',
+    'status',
+    'documentName',
+    'confirmedAt',
+    'confirmedBy',
+  ]);
   const counts = allocate(ctx.count(HAZARD_RECEIPTS), [60, 40]);
   await ctx.batched(async (tick) => {
     for (const [si, supplier] of [S1, S2].entries()) {

@@ -18,7 +18,13 @@ import { seedClaimPhotos } from './claim-photos.ts';
 import type { FileStore } from '../plugins/file-store.ts';
 
 /** `files`: the portal's file store; with it the claims get their dealers' photos (stored files). */
-export interface SeedOptions { hashParams?: ScryptParams; scale?: number; seed?: number; now?: string; files?: FileStore }
+export interface SeedOptions {
+  hashParams?: ScryptParams;
+  scale?: number;
+  seed?: number;
+  now?: string;
+  files?: FileStore;
+}
 
 export const DEFAULT_SEED = 20261122;
 
@@ -37,7 +43,10 @@ export async function seedDatabase(db: Db, meta: CompiledMetadata, opts: SeedOpt
   await seedBusiness(w, meta, { scale, seed });
   const generic = genericEntities(meta, HAND_SEEDED);
   const ctx = new SeedContext(w, meta, scale, seed);
-  await ctx.withoutIndexes(generic.map((e) => e.name), () => seedGeneric(ctx, generic));
+  await ctx.withoutIndexes(
+    generic.map((e) => e.name),
+    () => seedGeneric(ctx, generic),
+  );
   await w.close();
   if (opts.files) await seedClaimPhotos(db, meta, opts.files, opts.now ?? new Date().toISOString());
   for (const sql of db.dialect.afterBulkLoad) await db.exec(sql);
@@ -48,7 +57,12 @@ export async function seedDatabase(db: Db, meta: CompiledMetadata, opts: SeedOpt
  * demo data (a developer added an entity: its screen is not empty on the next start). Only
  * generic entities: hand-written seeders run on an empty database only.
  */
-export async function seedNewTables(db: Db, meta: CompiledMetadata, createdTables: readonly string[], opts: Pick<SeedOptions, 'seed' | 'now'> = {}): Promise<string[]> {
+export async function seedNewTables(
+  db: Db,
+  meta: CompiledMetadata,
+  createdTables: readonly string[],
+  opts: Pick<SeedOptions, 'seed' | 'now'> = {},
+): Promise<string[]> {
   const created = new Set(createdTables);
   const generic = genericEntities(meta, HAND_SEEDED).filter((e) => created.has(e.table));
   if (!generic.length) return [];

@@ -44,10 +44,42 @@ export async function seedInterfaceMessages(ctx: SeedContext): Promise<void> {
   const r = ctx.rng(OUTBOX_MESSAGE_ENTITY);
   const { maxAttempts, backoffSeconds } = meta.outbox.delivery;
   const msg = ctx.w.inserter(OUTBOX_MESSAGE_ENTITY, [
-    'interfaceCode', 'messageType', 'reference', 'resource', 'recordId', 'idempotencyKey', 'payload', 'status', 'attempts', 'nextAttemptAt', 'nextSendMode',
-    'lastAttemptAt', 'lastResult', 'lastMode', 'lastHttpStatus', 'lastError', 'lastAnswer', 'sentAt', 'createdAt', 'createdBy', 'updatedAt', 'updatedBy',
+    'interfaceCode',
+    'messageType',
+    'reference',
+    'resource',
+    'recordId',
+    'idempotencyKey',
+    'payload',
+    'status',
+    'attempts',
+    'nextAttemptAt',
+    'nextSendMode',
+    'lastAttemptAt',
+    'lastResult',
+    'lastMode',
+    'lastHttpStatus',
+    'lastError',
+    'lastAnswer',
+    'sentAt',
+    'createdAt',
+    'createdBy',
+    'updatedAt',
+    'updatedBy',
   ]);
-  const attempt = ctx.w.inserter(OUTBOX_ATTEMPT_ENTITY, ['messageId', 'attemptNo', 'at', 'mode', 'result', 'httpStatus', 'error', 'answer', 'durationMs', 'batchSize', 'sender']);
+  const attempt = ctx.w.inserter(OUTBOX_ATTEMPT_ENTITY, [
+    'messageId',
+    'attemptNo',
+    'at',
+    'mode',
+    'result',
+    'httpStatus',
+    'error',
+    'answer',
+    'durationMs',
+    'batchSize',
+    'sender',
+  ]);
   let n = 0;
   await ctx.withoutIndexes([OUTBOX_MESSAGE_ENTITY, OUTBOX_ATTEMPT_ENTITY], () =>
     ctx.batched(async (tick) => {
@@ -57,7 +89,12 @@ export async function seedInterfaceMessages(ctx: SeedContext): Promise<void> {
           const a = e.actions[m.action];
           // records the action has been applied to: in one of the states it leads to
           const where = a.statusField && a.to ? ` WHERE a.${quote(e.fields[a.statusField].column)} IN (${a.to.map(() => '?').join(', ')})` : '';
-          const records = (await db.all<Record<string, unknown>>(`SELECT ${selectList(e)} FROM ${quote(e.table)} a${where} ORDER BY a.${quote('id')} LIMIT ?`, [...(a.to ?? []), Math.min(MAX_PER_KIND, ctx.count(MESSAGES_PER_KIND))])).map((x) => toRecord(e, x));
+          const records = (
+            await db.all<Record<string, unknown>>(`SELECT ${selectList(e)} FROM ${quote(e.table)} a${where} ORDER BY a.${quote('id')} LIMIT ?`, [
+              ...(a.to ?? []),
+              Math.min(MAX_PER_KIND, ctx.count(MESSAGES_PER_KIND)),
+            ])
+          ).map((x) => toRecord(e, x));
           const fates = quota(r, records.length, [60, 25, 15]);
           for (const [i, record] of records.entries()) {
             const fate = (['sent', 'retrying', 'failed'] as const)[fates[i]];

@@ -65,19 +65,53 @@ export async function seedOrders(ctx: SeedContext, childPool: (supplier: string)
   const refs: OrderRefs = { orders: new Map(), parentsPerSupplier };
 
   const lineFields = [
-    'orderNo', 'itemNo', 'partsCode', 'orderType', 'orderQty', 'minPackageQty', 'perPackageQty', 'thisShipmentQty', 'shipQty', 'shippedQty',
-    'unsentQty', 'forecastReceiveDate', 'releaseDate', 'receiveTime', 'deliveryPlace', 'packing', 'logisticsDeliveryMethod', 'status',
-    'warehouseCode', 'directSupplierCode', 'productionSupplierCode', 'purchasingSupplierCode', 'partsItemCount', 'confirmedAt', 'confirmedBy',
+    'orderNo',
+    'itemNo',
+    'partsCode',
+    'orderType',
+    'orderQty',
+    'minPackageQty',
+    'perPackageQty',
+    'thisShipmentQty',
+    'shipQty',
+    'shippedQty',
+    'unsentQty',
+    'forecastReceiveDate',
+    'releaseDate',
+    'receiveTime',
+    'deliveryPlace',
+    'packing',
+    'logisticsDeliveryMethod',
+    'status',
+    'warehouseCode',
+    'directSupplierCode',
+    'productionSupplierCode',
+    'purchasingSupplierCode',
+    'partsItemCount',
+    'confirmedAt',
+    'confirmedBy',
     'lastShippedAt',
   ] as const;
   const insertLine = w.inserter('order', lineFields);
-  const insertDemand = w.inserter('orderChildDemand', ['orderId', 'parentPartsCode', 'childPartsCode', 'purchaseOrderNo', 'orderQty', 'unitQty', 'demandQty', 'unreceivedQty']);
+  const insertDemand = w.inserter('orderChildDemand', [
+    'orderId',
+    'parentPartsCode',
+    'childPartsCode',
+    'purchaseOrderNo',
+    'orderQty',
+    'unitQty',
+    'demandQty',
+    'unreceivedQty',
+  ]);
   // one row object, refilled for every line: no allocation per line beyond the values themselves
   const row: Record<(typeof lineFields)[number], unknown> = Object.fromEntries(lineFields.map((f) => [f, null])) as never;
   const demand: Record<string, unknown> = {};
   const whName = new Map<string, string>(DEMO_WAREHOUSES.map((x) => [x.code, x.nameZh]));
 
-  const counts = allocate(total, BUCKETS.map((b) => b.weight));
+  const counts = allocate(
+    total,
+    BUCKETS.map((b) => b.weight),
+  );
 
   await ctx.batched(async (tick) => {
     for (const [bi, b] of BUCKETS.entries()) {

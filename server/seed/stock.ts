@@ -31,7 +31,16 @@ const sIndex = (supplier: string) => (supplier === S1 ? 0 : 1);
 export async function seedStocks(ctx: SeedContext, plan: StockPlan): Promise<void> {
   const r = ctx.rng('childPartStock');
   const insert = ctx.w.inserter('childPartStock', [
-    'partsCode', 'demandQty', 'stockQty', 'availableQty', 'totalStockQty', 'abnormalStockQty', 'waitingShipQty', 'shortageQty', 'supplierCode', 'warehouseCode',
+    'partsCode',
+    'demandQty',
+    'stockQty',
+    'availableQty',
+    'totalStockQty',
+    'abnormalStockQty',
+    'waitingShipQty',
+    'shortageQty',
+    'supplierCode',
+    'warehouseCode',
   ]);
   const row: Record<string, unknown> = {};
   await ctx.batched(async (tick) => {
@@ -66,7 +75,15 @@ export async function seedMovements(ctx: SeedContext, plan: StockPlan, refs: Ord
   const r = ctx.rng('childPartMovement');
   const cat = codesOf(ctx.meta, 'movementCategory', ['receive', 'send']);
   const insert = ctx.w.inserter('childPartMovement', [
-    'category', 'movementDate', 'parentPartsCode', 'partsCode', 'purchaseOrderNo', 'qty', 'shipBillNo', 'supplierCode', 'warehouseCode',
+    'category',
+    'movementDate',
+    'parentPartsCode',
+    'partsCode',
+    'purchaseOrderNo',
+    'qty',
+    'shipBillNo',
+    'supplierCode',
+    'warehouseCode',
   ]);
   const counts = allocate(ctx.count(CHILD_PART_MOVEMENTS), COMBO_WEIGHTS);
   const row: Record<string, unknown> = {};
@@ -112,8 +129,23 @@ export async function seedAdjustments(ctx: SeedContext, plan: StockPlan): Promis
   const st = codesOf(ctx.meta, 'stockAdjustStatus', ADJUST_STATUS);
   const types = codesOf(ctx.meta, 'adjustType', ['adjustAccount', 'claim', 'scrap']);
   const insert = ctx.w.inserter('stockAdjustment', [
-    'billNo', 'supplierCode', 'supplierName', 'partsCode', 'partsDescription', 'adjustQty', 'adjustType', 'reason', 'remarks', 'status', 'submittedAt',
-    'submitter', 'submitterPhone', 'auditNote', 'auditedAt', 'auditor', 'warehouseCode',
+    'billNo',
+    'supplierCode',
+    'supplierName',
+    'partsCode',
+    'partsDescription',
+    'adjustQty',
+    'adjustType',
+    'reason',
+    'remarks',
+    'status',
+    'submittedAt',
+    'submitter',
+    'submitterPhone',
+    'auditNote',
+    'auditedAt',
+    'auditor',
+    'warehouseCode',
   ]);
   const counts = allocate(ctx.count(STOCK_ADJUSTMENTS), COMBO_WEIGHTS);
   await ctx.batched(async (tick) => {
@@ -125,7 +157,13 @@ export async function seedAdjustments(ctx: SeedContext, plan: StockPlan): Promis
       for (const s of statuses) {
         const status = ADJUST_STATUS[s];
         const typeKey: keyof typeof REASONS =
-          status === 'claim' ? 'claim' : status === 'scrap' ? 'scrap' : status === 'adjust' ? 'adjustAccount' : (['adjustAccount', 'claim', 'scrap'] as const)[weighted(r, [60, 25, 15])];
+          status === 'claim'
+            ? 'claim'
+            : status === 'scrap'
+              ? 'scrap'
+              : status === 'adjust'
+                ? 'adjustAccount'
+                : (['adjustAccount', 'claim', 'scrap'] as const)[weighted(r, [60, 25, 15])];
         const n = plan.counts[ci] ? r.int(0, plan.counts[ci] - 1) : r.int(0, 9);
         const stock = plan.counts[ci] ? plan.qty[ci][n] : 0;
         // claims and scraps take parts out; account adjustments go either way, never below the stock

@@ -11,7 +11,11 @@ import type { CompiledEntity, CompiledMetadata } from '../../codegen/runtime/mod
 import { quote } from '../../codegen/runtime/dialect.ts';
 import type { Db } from '../db/types.ts';
 
-interface Buffer { table: string; columns: string[]; rows: unknown[][] }
+interface Buffer {
+  table: string;
+  columns: string[];
+  rows: unknown[][];
+}
 
 export class RowWriter {
   private readonly nextIds = new Map<string, number>();

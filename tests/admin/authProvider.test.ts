@@ -12,12 +12,16 @@ beforeAll(async () => {
 });
 afterEach(resetBrowserState);
 
-const server = (accountStatus: number, extra: Record<string, unknown> = {}) => (call: Call) => {
-  if (call.url === '/connect/token') return { json: { access_token: 'tok', token_type: 'Bearer', expires_in: 7200, account_status: accountStatus, ...extra } };
-  if (call.url === '/supplierApi/accountInfo/info') return { json: { status: 200, data: { user: { ...supplierUser, accountStatus }, serverTime: '2026-11-22T10:00:00.000Z' } } };
-  if (call.url === '/connect/logout') return { json: { status: 200 } };
-  return { status: 404, json: { code: 'error.notFound', message: 'not found' } };
-};
+const server =
+  (accountStatus: number, extra: Record<string, unknown> = {}) =>
+  (call: Call) => {
+    if (call.url === '/connect/token')
+      return { json: { access_token: 'tok', token_type: 'Bearer', expires_in: 7200, account_status: accountStatus, ...extra } };
+    if (call.url === '/supplierApi/accountInfo/info')
+      return { json: { status: 200, data: { user: { ...supplierUser, accountStatus }, serverTime: '2026-11-22T10:00:00.000Z' } } };
+    if (call.url === '/connect/logout') return { json: { status: 200 } };
+    return { status: 404, json: { code: 'error.notFound', message: 'not found' } };
+  };
 
 describe('login', () => {
   it('posts the credentials form-encoded with warehouse and language', async () => {
@@ -60,8 +64,13 @@ describe('login', () => {
   });
 
   it('shows the server message of a refused login', async () => {
-    mockFetch(() => ({ status: 400, json: { error: 'invalid_grant', code: 'error.userLocked', message: 'The user is locked out, please contact administrator!' } }));
-    await expect(authProvider.login({ username: 'locked01', password: 'demo2026A', warehouse: 'PDC01' })).rejects.toThrow('The user is locked out, please contact administrator!');
+    mockFetch(() => ({
+      status: 400,
+      json: { error: 'invalid_grant', code: 'error.userLocked', message: 'The user is locked out, please contact administrator!' },
+    }));
+    await expect(authProvider.login({ username: 'locked01', password: 'demo2026A', warehouse: 'PDC01' })).rejects.toThrow(
+      'The user is locked out, please contact administrator!',
+    );
     expect(authEvents.get().relogin.open).toBe(false);
   });
 

@@ -88,7 +88,7 @@ describe('the HTTP layer while the server is away', () => {
     await expect(fetchSession({ skipAuthDialog: true })).rejects.toMatchObject({ status: 401, message: 'Verification failed, please Login again.' });
   });
 
-  it('react-admin\'s checkError logs nobody out for an unreachable server', async () => {
+  it("react-admin's checkError logs nobody out for an unreachable server", async () => {
     for (const status of [0, 502, 503, 504]) await expect(authProvider.checkError({ status, body: { code: SERVER_UNAVAILABLE } })).resolves.toBeUndefined();
     await expect(authProvider.checkError({ status: 401 })).rejects.toMatchObject({ logoutUser: false });
     // a legacy write that finds no server fails with the same code

@@ -63,7 +63,10 @@ describe('runAction', () => {
     expect(JSON.parse(calls[0].body as string)).toEqual({ a: 1 });
   });
   it('a file answer is downloaded under its Content-Disposition name', async () => {
-    mockFetch(() => ({ body: '%PDF-1.4', headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename*=UTF-8''%E4%BA%A4%E8%B4%A7%E5%8D%A1.pdf` } }));
+    mockFetch(() => ({
+      body: '%PDF-1.4',
+      headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename*=UTF-8''%E4%BA%A4%E8%B4%A7%E5%8D%A1.pdf` },
+    }));
     const r = await dp.runAction('orders', { id: 7, action: 'printDeliveryCards', data: { printQty: 2 } });
     expect(r.data).toBeNull();
     expect(r.file?.fileName).toBe('交货卡.pdf');
@@ -106,7 +109,13 @@ describe('files and export', () => {
     await expect(dp.download('notice-attachments', 1, { inline: true })).resolves.toMatchObject({ data: { contentType: 'application/pdf' } });
   });
   it('exportList: GET /api/<res>/export?screen&filter&sort, then saves', async () => {
-    const { calls } = mockFetch(() => ({ body: 'x', headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': 'attachment; filename="orders.xlsx"' } }));
+    const { calls } = mockFetch(() => ({
+      body: 'x',
+      headers: {
+        'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        'content-disposition': 'attachment; filename="orders.xlsx"',
+      },
+    }));
     await dp.exportList('orders', { screen: 'orderShip', filter: { status: '1' }, sort: { field: 'orderNo', order: 'DESC' } });
     const u = new URL(calls[0].url, 'http://x');
     expect(u.pathname).toBe('/api/orders/export');

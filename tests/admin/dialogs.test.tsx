@@ -50,7 +50,16 @@ describe('ReloginDialog', () => {
 });
 
 describe('personal-info rules', () => {
-  const base: ProfileForm = { userId: 'sup01', name: '张伟', email: 'a@b.cn', mobile: '13800138000', telephone: '021-12345678', oldPassword: '', newPassword: '', confirmPassword: '' };
+  const base: ProfileForm = {
+    userId: 'sup01',
+    name: '张伟',
+    email: 'a@b.cn',
+    mobile: '13800138000',
+    telephone: '021-12345678',
+    oldPassword: '',
+    newPassword: '',
+    confirmPassword: '',
+  };
   it('accepts a valid profile without a password change', () => {
     expect(validateProfile(base, false)).toEqual({});
     expect(profilePayload(base)).not.toHaveProperty('newPassword');

@@ -33,14 +33,19 @@ describe('zh-CN react-admin dictionary', () => {
   });
   it('has Chinese text, not English copies', () => {
     const get = (o: unknown, k: string) => k.split('.').reduce<unknown>((a, p) => (a as Record<string, unknown>)[p], o) as string;
-    const untranslated = zh.filter((k) => /[a-z]{4,}/i.test(get(raChineseMessages, k).replace(/%\{\w+\}/g, '')) && !/[\u4e00-\u9fff]/.test(get(raChineseMessages, k)));
+    const untranslated = zh.filter(
+      (k) => /[a-z]{4,}/i.test(get(raChineseMessages, k).replace(/%\{\w+\}/g, '')) && !/[\u4e00-\u9fff]/.test(get(raChineseMessages, k)),
+    );
     expect(untranslated).toEqual([]);
   });
 });
 
 describe('shell and app messages', () => {
   it('shell texts exist in both languages (metadata/i18n/*/shell.json)', () => {
-    const shell = (m: Record<string, string>) => Object.keys(m).filter((k) => k.startsWith('shell.')).sort();
+    const shell = (m: Record<string, string>) =>
+      Object.keys(m)
+        .filter((k) => k.startsWith('shell.'))
+        .sort();
     expect(shell(enApp).length).toBeGreaterThan(30);
     expect(shell(enApp)).toEqual(shell(zhApp));
   });

@@ -15,7 +15,7 @@ afterEach(resetBrowserState);
 describe('httpClient', () => {
   it('sends the bearer token and the UI language', async () => {
     setToken('tok-1');
-    const { calls } = mockFetch(() => ({ json: [] , headers: { 'content-range': 'orders */0' } }));
+    const { calls } = mockFetch(() => ({ json: [], headers: { 'content-range': 'orders */0' } }));
     await httpClient('/api/orders');
     expect(calls[0].headers.get('Authorization')).toBe('Bearer tok-1');
     expect(calls[0].headers.get('Accept-Language')).toBe('en-US');
@@ -83,7 +83,12 @@ describe('httpClient', () => {
     setToken('t');
     mockFetch(() => ({
       status: 400,
-      json: { code: 'error.validation', message: 'Some input is invalid', errors: { title: 'validation.required', content: 'validation.maxLength' }, errorArgs: { content: { max: 20 } } },
+      json: {
+        code: 'error.validation',
+        message: 'Some input is invalid',
+        errors: { title: 'validation.required', content: 'validation.maxLength' },
+        errorArgs: { content: { max: 20 } },
+      },
     }));
     const err = await httpClient('/api/notices', { method: 'POST', body: '{}' }).catch((e) => e);
     expect(err.status).toBe(400);

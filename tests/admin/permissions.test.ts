@@ -86,7 +86,11 @@ describe('canAccessSync and authProvider.canAccess', () => {
     setToken('t');
     setUser(supplier);
     expect(canAccessSync({ action: 'list', resource: 'orders' })).toBe(true);
-    for (const p of [{ action: 'list', resource: 'orders' }, { action: 'create', resource: 'notices' }, { action: 'confirm', resource: 'orders', record: { status: '1' } }]) {
+    for (const p of [
+      { action: 'list', resource: 'orders' },
+      { action: 'create', resource: 'notices' },
+      { action: 'confirm', resource: 'orders', record: { status: '1' } },
+    ]) {
       await expect(authProvider.canAccess!(p)).resolves.toBe(canAccessSync(p));
     }
   });
@@ -104,7 +108,7 @@ describe('screens and menus by role', () => {
     expect(screenAllowed(screen('notFound'), null)).toBe(true);
     expect(screenAllowed(screen('orderShip'), root)).toBe(true);
   });
-  it('a screen over records the user may not read is not offered: the interface log is internal staff\'s', () => {
+  it("a screen over records the user may not read is not offered: the interface log is internal staff's", () => {
     expect(screenAllowed(screen('interfaceLog'), staff)).toBe(true);
     expect(screenAllowed(screen('interfaceMessageView'), staff)).toBe(true);
     for (const u of [supplier, supAdmin]) {
@@ -155,7 +159,12 @@ describe('screens and menus by role', () => {
     expect(p).not.toContain('/claim/audit');
     expect(p).not.toContain('/ChildPartsDiffAdjustApplyQuery/edit');
     const order = m.find((e) => e.kind === 'group' && e.key === 'order');
-    expect(order && order.kind === 'group' && order.items.map((i) => i.path)).toEqual(['/orderConfirm/list', '/orderShip/list', '/orderSearch/list', '/DFSOrderShip/list']);
+    expect(order && order.kind === 'group' && order.items.map((i) => i.path)).toEqual([
+      '/orderConfirm/list',
+      '/orderShip/list',
+      '/orderSearch/list',
+      '/DFSOrderShip/list',
+    ]);
     expect(paths(buildMenu(atPdc02(supplier)))).not.toContain('/claim/list');
   });
 });

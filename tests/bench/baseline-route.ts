@@ -41,8 +41,19 @@ const WHERE = `WHERE ((a."direct_supplier_code" = ? OR a."production_supplier_co
 export const HAND_PAGE_SQL = `SELECT ${selectList(order)} FROM "order" a ${WHERE} ORDER BY a."order_no" ASC, a."id" ASC LIMIT ? OFFSET ?`;
 export const HAND_COUNT_SQL = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM "order" a ${WHERE} LIMIT ?)`;
 
-export interface HandQuery { supplier: string; warehouse: string; status: string; start: number; end: number }
-export interface HandResult { rows: unknown[]; total: number; lowerBound: boolean; start: number }
+export interface HandQuery {
+  supplier: string;
+  warehouse: string;
+  status: string;
+  start: number;
+  end: number;
+}
+export interface HandResult {
+  rows: unknown[];
+  total: number;
+  lowerBound: boolean;
+  start: number;
+}
 
 export class HandList {
   private readonly page: Statement<unknown[], unknown[]>;
@@ -122,14 +133,21 @@ export async function dbJsonRoutes(app: FastifyInstance, opts: { engine: Engine 
     app.get(`/bench/db-json/${e.resource}`, { preHandler: readAuth, schema: { querystring: listQuery } }, async (req, reply) => {
       const r = await listJson(opts.engine, req.principal, e, req.query as Record<string, unknown>);
       // the generic route's headers (its /api/ hook adds cache-control): the same bytes on the wire
-      reply.header('content-range', jsonContentRange(e.resource, r)).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store');
+      reply
+        .header('content-range', jsonContentRange(e.resource, r))
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('cache-control', 'no-store');
       // a string with a JSON content type goes out as it is (Fastify serialises only objects)
       return r.body;
     });
   }
 }
 
-export interface SqlListQuery { page: SqlPart; count: SqlPart; size: number }
+export interface SqlListQuery {
+  page: SqlPart;
+  count: SqlPart;
+  size: number;
+}
 
 /** The floor over the data layer: the page as arrays, copied into objects, JSON.stringify, and the bounded count when the page is full. */
 export async function rawSqlList(db: Db, q: SqlListQuery): Promise<number> {

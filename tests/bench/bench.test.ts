@@ -21,7 +21,9 @@ describe('bench smoke run', () => {
     expect(r.code, r.stderr.slice(-4000)).toBe(0);
     const results = JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8')) as BenchResults;
     expect(validateResults(results)).toEqual([]);
-    const failed = Object.entries(results.steps).filter(([, s]) => s.status === 'failed').map(([k, s]) => `${k}: ${String(s.error).slice(0, 500)}`);
+    const failed = Object.entries(results.steps)
+      .filter(([, s]) => s.status === 'failed')
+      .map(([k, s]) => `${k}: ${String(s.error).slice(0, 500)}`);
     expect(failed).toEqual([]);
     for (const step of ['seed', 'startup', 'list', 'sweep', 'ship', 'codegen']) expect(results.steps[step]?.status, step).toBe('ok');
     // SQLite and (where it is installed) PostgreSQL, each with 1 and 2 server processes, side by side
@@ -46,7 +48,12 @@ describe('bench smoke run', () => {
     for (const backend of pg ? ['sqlite', 'postgres'] : ['sqlite']) {
       const j = list.jsonCheck[backend];
       expect(j.queries, backend).toBeGreaterThan(100);
-      expect({ backend, different: j.different, parseEqual: j.parseEqual, examples: j.examples }).toEqual({ backend, different: 0, parseEqual: 0, examples: [] });
+      expect({ backend, different: j.different, parseEqual: j.parseEqual, examples: j.examples }).toEqual({
+        backend,
+        different: 0,
+        parseEqual: 0,
+        examples: [],
+      });
     }
     // the browser step runs wherever the admin is built (npm test builds it first); its shape only
     if (existsSync(join(ROOT, 'admin', 'dist', 'index.html'))) {
@@ -58,7 +65,27 @@ describe('bench smoke run', () => {
       expect(ui.page.uncached.rowCount).toBeGreaterThan(0);
       expect(ui.page.uncached.fromNetwork).toBe(1);
     }
-    expect(results.targets.map((t) => t.id)).toEqual(expect.arrayContaining(['list.ratio', 'list.p95', 'index.coverage', 'ship.overship', 'ui.render', 'bundle.initial', 'codegen.full', 'codegen.watch', 'export.100k', 'startup.ready', 'pg.list.ratio', 'pg.list.ratio2', 'list.p95.twoProcesses.sqlite', 'list.p95.twoProcesses.postgres', 'list.cpu.sqlite', 'list.cpu.postgres', 'list.dbJson']));
+    expect(results.targets.map((t) => t.id)).toEqual(
+      expect.arrayContaining([
+        'list.ratio',
+        'list.p95',
+        'index.coverage',
+        'ship.overship',
+        'ui.render',
+        'bundle.initial',
+        'codegen.full',
+        'codegen.watch',
+        'export.100k',
+        'startup.ready',
+        'pg.list.ratio',
+        'pg.list.ratio2',
+        'list.p95.twoProcesses.sqlite',
+        'list.p95.twoProcesses.postgres',
+        'list.cpu.sqlite',
+        'list.cpu.postgres',
+        'list.dbJson',
+      ]),
+    );
     const md = readFileSync(join(dir, 'latest.md'), 'utf8');
     expect(md).toMatch(/\| target \| measured \| met \|/);
     expect(md).toMatch(/\| setup \| variant \| req\/s/);

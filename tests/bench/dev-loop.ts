@@ -28,12 +28,22 @@ const copy = copyProject('portal-dev-loop-bench-');
 const [port, vitePort] = [await freePort(), await freePort()];
 const vite = `http://127.0.0.1:${vitePort}`;
 let log = '';
-const dev = copy.start(join(copy.dir, 'node_modules/.bin/tsx'), ['codegen/dev.ts'], { env: { PORT: String(port), VITE_PORT: String(vitePort), PORTAL_DB: join(copy.dir, 'data/portal.db') } });
+const dev = copy.start(join(copy.dir, 'node_modules/.bin/tsx'), ['codegen/dev.ts'], {
+  env: { PORT: String(port), VITE_PORT: String(vitePort), PORTAL_DB: join(copy.dir, 'data/portal.db') },
+});
 for (const s of [dev.stdout, dev.stderr]) s?.on('data', (d: Buffer) => (log += d.toString()));
 try {
   const t0 = Date.now();
   for (;;) {
-    const up = await fetch(`${vite}/api/meta`).then((r) => r.ok, () => false) && (await fetch(`${vite}/login`).then((r) => r.ok, () => false));
+    const up =
+      (await fetch(`${vite}/api/meta`).then(
+        (r) => r.ok,
+        () => false,
+      )) &&
+      (await fetch(`${vite}/login`).then(
+        (r) => r.ok,
+        () => false,
+      ));
     if (up) break;
     await new Promise((r) => setTimeout(r, 300));
   }
@@ -59,7 +69,12 @@ try {
     console.log(`${round === 1 ? 'new entity' : 'label edit'}: ${Date.now() - t} ms from saving to the screen (load average ${load})`);
   }
   await browser.close();
-  console.log(log.split('\n').filter((l) => /reloaded|codegen: \d|demo data/.test(l)).join('\n'));
+  console.log(
+    log
+      .split('\n')
+      .filter((l) => /reloaded|codegen: \d|demo data/.test(l))
+      .join('\n'),
+  );
 } finally {
   await stopGroup(dev);
   copy.remove();

@@ -127,7 +127,13 @@ const CLOCK_TICKS = (() => {
 })();
 
 /** Runs a TypeScript file with tsx in a child process and collects its output. */
-export function runTsx(file: string, args: string[], env: Record<string, string> = {}, cpu?: number, plainNode = false): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+export function runTsx(
+  file: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cpu?: number,
+  plainNode = false,
+): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
   const t0 = performance.now();
   const run = plainNode ? [file, ...args] : [TSX, file, ...args];
   const [cmd, argv] = cpu !== undefined ? ['taskset', ['-c', String(cpu), process.execPath, ...run]] : [process.execPath, run];
@@ -152,10 +158,25 @@ export function runTsx(file: string, args: string[], env: Record<string, string>
 export async function compileBenchServer(out: string): Promise<void> {
   // esbuild's JS API: after its postinstall, bin/esbuild is a native executable, not a script
   const { build } = await import('esbuild');
-  await build({ entryPoints: [join(ROOT, 'tests', 'bench', 'server.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: out, logLevel: 'error' });
+  await build({
+    entryPoints: [join(ROOT, 'tests', 'bench', 'server.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile: out,
+    logLevel: 'error',
+  });
 }
 
-export interface ServerTimings { bootMs: number; importMs: number; buildMs: number; listenMs: number; readyMs: number }
+export interface ServerTimings {
+  bootMs: number;
+  importMs: number;
+  buildMs: number;
+  listenMs: number;
+  readyMs: number;
+}
 export interface BenchServer {
   child: ChildProcess;
   /** the process the bench started (with workers: the cluster's primary) */
@@ -268,7 +289,10 @@ export async function login(base: string, username: string, password: string, wa
 }
 
 /** CPU time used so far, ms: by the server's node processes, and by the database's (PostgreSQL; 0 for SQLite, which runs inside node). */
-export interface CpuReading { node: number; db: number }
+export interface CpuReading {
+  node: number;
+  db: number;
+}
 export type CpuMeter = () => CpuReading;
 
 /** A meter over the server's processes and, when given, a PostgreSQL postmaster and its children. */
@@ -305,14 +329,26 @@ export interface LoadResult {
 }
 
 /** autocannon against one URL; latencies recorded per response (autocannon itself has no p95). */
-export function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string>; method?: string; body?: string; cpu?: CpuMeter }): Promise<LoadResult> {
+export function load(
+  url: string,
+  opts: { connections: number; seconds: number; headers?: Record<string, string>; method?: string; body?: string; cpu?: CpuMeter },
+): Promise<LoadResult> {
   const times: number[] = [];
   const cpu0 = opts.cpu?.();
   const own0 = process.cpuUsage();
   const wall0 = performance.now();
   return new Promise((ok, fail) => {
     const inst = autocannon(
-      { url, connections: opts.connections, pipelining: 1, duration: opts.seconds, timeout: 30, ...(opts.headers ? { headers: opts.headers } : {}), ...(opts.method ? { method: opts.method } : {}), ...(opts.body ? { body: opts.body } : {}) },
+      {
+        url,
+        connections: opts.connections,
+        pipelining: 1,
+        duration: opts.seconds,
+        timeout: 30,
+        ...(opts.headers ? { headers: opts.headers } : {}),
+        ...(opts.method ? { method: opts.method } : {}),
+        ...(opts.body ? { body: opts.body } : {}),
+      },
       (err, r) => {
         if (err) return fail(err);
         const wall = performance.now() - wall0;

@@ -76,7 +76,9 @@ class Sampler {
     return this.once(`t:${e.table}.${field}`, () => {
       const col = d.quote(e.fields[field].column);
       const n = (this.db.prepare(`SELECT MAX(id) AS n FROM ${d.quote(e.table)}`).get() as { n: number | null }).n ?? 0;
-      const r = this.db.prepare(`SELECT ${col} AS v FROM ${d.quote(e.table)} WHERE id >= ? AND ${col} IS NOT NULL ORDER BY id LIMIT 1`).get(Math.floor(n / 2)) as { v: unknown } | undefined;
+      const r = this.db
+        .prepare(`SELECT ${col} AS v FROM ${d.quote(e.table)} WHERE id >= ? AND ${col} IS NOT NULL ORDER BY id LIMIT 1`)
+        .get(Math.floor(n / 2)) as { v: unknown } | undefined;
       return r?.v ?? null;
     });
   }
@@ -85,7 +87,11 @@ class Sampler {
   frequent(e: CompiledEntity, field: string, most: boolean): unknown {
     return this.once(`f:${e.table}.${field}.${most}`, () => {
       const col = d.quote(e.fields[field].column);
-      const r = this.db.prepare(`SELECT ${col} AS v, COUNT(*) AS c FROM ${d.quote(e.table)} WHERE ${col} IS NOT NULL GROUP BY ${col} ORDER BY c ${most ? 'DESC' : 'ASC'}, v LIMIT 1`).get() as { v: unknown } | undefined;
+      const r = this.db
+        .prepare(
+          `SELECT ${col} AS v, COUNT(*) AS c FROM ${d.quote(e.table)} WHERE ${col} IS NOT NULL GROUP BY ${col} ORDER BY c ${most ? 'DESC' : 'ASC'}, v LIMIT 1`,
+        )
+        .get() as { v: unknown } | undefined;
       return r?.v ?? null;
     });
   }
@@ -154,14 +160,24 @@ export function listCases(meta: CompiledMetadata, db: DB, opts: { all?: boolean;
     const sortParam = JSON.stringify([sort.field, sort.order]);
     const fixed = sc.fixedFilter ?? {};
     const add = (c: Omit<ListCase, 'screen' | 'resource' | 'query'> & { filter: Record<string, unknown>; sort?: string }) =>
-      out.push({ label: c.label, screen: sc.name, resource: e.resource, kind: c.kind, field: c.field, op: c.op, variant: c.variant, query: { filter: JSON.stringify({ ...fixed, ...c.filter }), sort: c.sort ?? sortParam, range } });
+      out.push({
+        label: c.label,
+        screen: sc.name,
+        resource: e.resource,
+        kind: c.kind,
+        field: c.field,
+        op: c.op,
+        variant: c.variant,
+        query: { filter: JSON.stringify({ ...fixed, ...c.filter }), sort: c.sort ?? sortParam, range },
+      });
     add({ label: `${sc.name}`, kind: 'base', filter: {} });
     for (const t of sc.tabs ?? []) add({ label: `${sc.name} tab=${t.key}`, kind: 'tab', filter: t.filter });
     for (const f of sc.filters) {
       for (const variant of opts.all ? VARIANTS[f.op] : (['typical'] as Variant[])) {
         const v = variant === 'typical' && f.op !== 'contains' ? (f.op === 'range' ? 'narrow' : 'common') : variant;
         const entries = filterEntries(s, e, f.field, f.op, v);
-        if (entries) add({ label: `${sc.name} ${f.field}:${f.op}${opts.all ? `(${v})` : ''}`, kind: 'filter', field: f.field, op: f.op, variant: v, filter: entries });
+        if (entries)
+          add({ label: `${sc.name} ${f.field}:${f.op}${opts.all ? `(${v})` : ''}`, kind: 'filter', field: f.field, op: f.op, variant: v, filter: entries });
       }
     }
     const sortable = new Set(sc.columns.map((c) => c.field).filter((n) => e.fields[n]?.sort));

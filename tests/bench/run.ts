@@ -96,11 +96,17 @@ export async function main(argv: string[]): Promise<BenchResults> {
     else if (opts.only.has('seed') || opts.only.has('list') || opts.only.has('ship') || opts.reuseDb) {
       // a smoke run's tiny data needs no big buffer cache
       ctx.pg = await startPostgres(ctx, opts.smoke ? undefined : pgDataDir(opts.db), opts.smoke ? { shared_buffers: '128MB' } : {});
-      pgInfo = ctx.pg ? { startMs: round(ctx.pg.startMs), dataDir: ctx.pg.cluster.dir, clusterReused: ctx.pg.cluster.reused, settings: ctx.pg.cluster.settings } : { note: ctx.pgNote };
+      pgInfo = ctx.pg
+        ? { startMs: round(ctx.pg.startMs), dataDir: ctx.pg.cluster.dir, clusterReused: ctx.pg.cluster.reused, settings: ctx.pg.cluster.settings }
+        : { note: ctx.pgNote };
     }
     await run('seed', () => seedStep(ctx));
     // without a seed step this run, a database seeded at this scale by an earlier one
-    ctx.pgSeeded = !!ctx.pg && (steps.seed ? (steps.seed.postgres as { status?: string } | undefined)?.status === 'ok' : readSeedInfo(pgSeedInfoFile(opts.db))?.scale === opts.scale && ctx.pg.cluster.reused);
+    ctx.pgSeeded =
+      !!ctx.pg &&
+      (steps.seed
+        ? (steps.seed.postgres as { status?: string } | undefined)?.status === 'ok'
+        : readSeedInfo(pgSeedInfoFile(opts.db))?.scale === opts.scale && ctx.pg.cluster.reused);
     if (!existsSync(opts.db)) throw new Error(`no database at ${opts.db} (run the seed step)`);
     await run('startup', () => startupStep(ctx));
     await run('list', () => listStep(ctx));
@@ -132,7 +138,17 @@ export async function main(argv: string[]): Promise<BenchResults> {
       platform: `${process.platform} ${process.arch}`,
       pinned,
     },
-    config: { scale: opts.scale, rounds: opts.rounds, durationS: opts.duration, warmupS: opts.warmup, connections: 10, smoke: opts.smoke, db: opts.db, dbBytes: existsSync(opts.db) ? statSync(opts.db).size : 0, postgres: pgInfo },
+    config: {
+      scale: opts.scale,
+      rounds: opts.rounds,
+      durationS: opts.duration,
+      warmupS: opts.warmup,
+      connections: 10,
+      smoke: opts.smoke,
+      db: opts.db,
+      dbBytes: existsSync(opts.db) ? statSync(opts.db).size : 0,
+      postgres: pgInfo,
+    },
     steps,
     targets: [],
   };

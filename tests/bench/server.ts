@@ -34,7 +34,15 @@ async function primary(n: number): Promise<void> {
     w.on('message', (m: { type: string; port: number; pid: number; timings: unknown; pragmas: unknown }) => {
       if (m.type !== 'ready') return;
       ready.push(m);
-      if (ready.length === n) process.send!({ type: 'ready', port: ready[0].port, pid: process.pid, workerPids: forked.map((x) => x.process.pid), timings: ready[0].timings, pragmas: ready[0].pragmas });
+      if (ready.length === n)
+        process.send!({
+          type: 'ready',
+          port: ready[0].port,
+          pid: process.pid,
+          workerPids: forked.map((x) => x.process.pid),
+          timings: ready[0].timings,
+          pragmas: ready[0].pragmas,
+        });
     });
   }
   cluster.on('exit', (w, code) => {
@@ -121,13 +129,21 @@ async function serve(): Promise<void> {
       readyMs: tListen,
     },
     pragmas: raw
-      ? { journal_mode: pragma('journal_mode'), synchronous: pragma('synchronous'), cache_size: pragma('cache_size'), mmap_size: pragma('mmap_size'), temp_store: pragma('temp_store') }
+      ? {
+          journal_mode: pragma('journal_mode'),
+          synchronous: pragma('synchronous'),
+          cache_size: pragma('cache_size'),
+          mmap_size: pragma('mmap_size'),
+          temp_store: pragma('temp_store'),
+        }
       : await settings(),
   });
 
   const hand = raw ? new HandList(raw) : null;
   const handObjects = raw ? new HandList(raw, { objects: true }) : null;
-  type Msg = { type: string; ms?: number; objects?: boolean; query?: Parameters<typeof rawList>[1] } & Partial<Parameters<typeof rawSqlList>[1]> & { concurrency?: number };
+  type Msg = { type: string; ms?: number; objects?: boolean; query?: Parameters<typeof rawList>[1] } & Partial<Parameters<typeof rawSqlList>[1]> & {
+      concurrency?: number;
+    };
   process.on('message', (m: Msg) => {
     if (m.type === 'raw') {
       const h = (m.objects ? handObjects : hand)!;

@@ -22,7 +22,12 @@ import { startDurableCluster, findPgBin, type DurableCluster } from '../support/
 import { allCpus, childPids, cpuMeter, pinSelf, setAffinity, startServer, type BenchServer, type CpuMeter } from './lib.ts';
 
 export type Backend = 'sqlite' | 'postgres';
-export interface Setup { id: string; backend: Backend; processes: number; label: string }
+export interface Setup {
+  id: string;
+  backend: Backend;
+  processes: number;
+  label: string;
+}
 
 export const SETUPS: readonly Setup[] = [
   { id: 'sqlite-1', backend: 'sqlite', processes: 1, label: 'SQLite, 1 process' },
@@ -32,7 +37,12 @@ export const SETUPS: readonly Setup[] = [
 ];
 
 /** Where the processes of a setup run (taskset CPU lists); undefined: anywhere. */
-export interface Placement { loadGenerator?: string; server?: number[]; db?: string; note: string }
+export interface Placement {
+  loadGenerator?: string;
+  server?: number[];
+  db?: string;
+  note: string;
+}
 
 export function placement(processes: number, ncpu: number, pinned: boolean): Placement {
   const all = allCpus(ncpu);
@@ -165,7 +175,14 @@ export function runningOf(ctx: SetupContext, setup: Setup, server: BenchServer):
 
 /* ------------------------------------------------------------------ seeding side files */
 
-export interface SeedInfo { scale: number; seedMs: number; rows: Record<string, number>; now?: string; metadataHash?: string; [k: string]: unknown }
+export interface SeedInfo {
+  scale: number;
+  seedMs: number;
+  rows: Record<string, number>;
+  now?: string;
+  metadataHash?: string;
+  [k: string]: unknown;
+}
 
 export function readSeedInfo(file: string): SeedInfo | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SeedInfo) : null;

@@ -20,10 +20,37 @@ import { HAND_PAGE_SQL, type SqlListQuery } from './baseline-route.ts';
 import { openDb } from '../../server/db/open.ts';
 import type { Db } from '../../server/db/types.ts';
 import { listJsonStatement } from '../../server/engine/list-json.ts';
-import { SETUPS, benchDatabaseExists, pgSeedInfoFile, readSeedInfo, recreateBenchDatabase, runningOf, startSetup, writeSeedInfo, type BenchPostgres, type Running, type Setup } from './setups.ts';
+import {
+  SETUPS,
+  benchDatabaseExists,
+  pgSeedInfoFile,
+  readSeedInfo,
+  recreateBenchDatabase,
+  runningOf,
+  startSetup,
+  writeSeedInfo,
+  type BenchPostgres,
+  type Running,
+  type Setup,
+} from './setups.ts';
 import { DEMO_PRINCIPALS, listCases } from './list-cases.ts';
 import { explain, largeTables, planCases, planProblems, timeCases } from './sweep.ts';
-import { ROOT, compileBenchServer, cpuFigures, login, load, median, memoryOf, percentile, pinSelf, round, runTsx, startServer, type BenchServer, type LoadResult } from './lib.ts';
+import {
+  ROOT,
+  compileBenchServer,
+  cpuFigures,
+  login,
+  load,
+  median,
+  memoryOf,
+  percentile,
+  pinSelf,
+  round,
+  runTsx,
+  startServer,
+  type BenchServer,
+  type LoadResult,
+} from './lib.ts';
 import type { StepResult } from './report.ts';
 
 type ServerTimingsLike = { bootMs: number; buildMs: number; listenMs: number };
@@ -107,7 +134,15 @@ async function seedSqlite(ctx: Ctx): Promise<StepResult> {
       const report = await migrate(db, tables.sqlite, migrations);
       const migrateMs = performance.now() - t;
       await db.close();
-      return { status: 'ok', reused: true, ...info, migrateMs: round(migrateMs), createdIndexes: report.createdIndexes.length, droppedIndexes: report.droppedIndexes.length, dbBytes: statSync(ctx.db).size };
+      return {
+        status: 'ok',
+        reused: true,
+        ...info,
+        migrateMs: round(migrateMs),
+        createdIndexes: report.createdIndexes.length,
+        droppedIndexes: report.droppedIndexes.length,
+        dbBytes: statSync(ctx.db).size,
+      };
     }
   }
   mkdirSync(dirname(ctx.db), { recursive: true });
@@ -166,7 +201,15 @@ async function seedPostgres(ctx: Ctx, now: string): Promise<StepResult> {
       await db.exec('CHECKPOINT');
       const checkpointMs = performance.now() - t3;
       const rows = await rowCounts(db);
-      const out = { scale: ctx.scale, seedMs: round(seedMs), vacuumMs: round(vacuumMs), checkpointMs: round(checkpointMs), rows, now, metadataHash: metadata.hash };
+      const out = {
+        scale: ctx.scale,
+        seedMs: round(seedMs),
+        vacuumMs: round(vacuumMs),
+        checkpointMs: round(checkpointMs),
+        rows,
+        now,
+        metadataHash: metadata.hash,
+      };
       writeSeedInfo(side, out);
       return { status: 'ok', reused: false, ...out, ordersPerSecond: round(rows.orders / (seedMs / 1000), 0), dbBytes: await pgDatabaseBytes(db) };
     } finally {
@@ -190,7 +233,12 @@ export async function startupStep(ctx: Ctx): Promise<StepResult> {
     const r = await fetch(`${s.base}/api/meta`);
     await r.arrayBuffer();
     const firstRequestMs = performance.now() - t;
-    runs.push({ wallMs: round(s.wallMs), ...Object.fromEntries(Object.entries(s.timings).map(([k, v]) => [k, round(v)])), firstRequestMs: round(firstRequestMs), rssBytes: memoryOf(s.pid).rss });
+    runs.push({
+      wallMs: round(s.wallMs),
+      ...Object.fromEntries(Object.entries(s.timings).map(([k, v]) => [k, round(v)])),
+      firstRequestMs: round(firstRequestMs),
+      rssBytes: memoryOf(s.pid).rss,
+    });
     if (!ctx.smoke) await s.stop();
   }
   const pick = (k: string) => round(median(runs.map((r) => r[k])));
@@ -211,7 +259,14 @@ export async function startupStep(ctx: Ctx): Promise<StepResult> {
         parts.push(s.timings);
         await s.stop();
       }
-      compiled = { status: 'ok', readyMs: round(median(cruns)), runs: cruns.map((x) => round(x)), bootMs: round(median(parts.map((p) => p.bootMs))), buildMs: round(median(parts.map((p) => p.buildMs))), listenMs: round(median(parts.map((p) => p.listenMs))) };
+      compiled = {
+        status: 'ok',
+        readyMs: round(median(cruns)),
+        runs: cruns.map((x) => round(x)),
+        bootMs: round(median(parts.map((p) => p.bootMs))),
+        buildMs: round(median(parts.map((p) => p.buildMs))),
+        listenMs: round(median(parts.map((p) => p.listenMs))),
+      };
       rmSync(out, { force: true });
     } else compiled = { status: 'failed', error: b.stderr.slice(0, 500) };
   }
@@ -228,7 +283,9 @@ export async function startupStep(ctx: Ctx): Promise<StepResult> {
 
 /* ------------------------------------------------------------------ 1. the list API */
 
-interface VariantRound extends LoadResult { round: number }
+interface VariantRound extends LoadResult {
+  round: number;
+}
 
 function summarize(rs: VariantRound[]) {
   const med = (k: keyof LoadResult) => round(median(rs.map((r) => (r[k] as number | undefined) ?? NaN)));
@@ -309,9 +366,14 @@ const VARIANTS_OF: Record<string, Variant[]> = {
   'postgres-2': ['generic', 'dbJson'],
 };
 
-interface Unit { run: Running; variant: Variant; token: string }
+interface Unit {
+  run: Running;
+  variant: Variant;
+  token: string;
+}
 
-const listUrl = (base: string, resource: string, q: Record<string, string>, dbJson = false) => `${base}${dbJson ? '/bench/db-json' : '/api'}/${resource}?${qs(q)}`;
+const listUrl = (base: string, resource: string, q: Record<string, string>, dbJson = false) =>
+  `${base}${dbJson ? '/bench/db-json' : '/api'}/${resource}?${qs(q)}`;
 
 export async function listStep(ctx: Ctx): Promise<StepResult> {
   const t0 = performance.now();
@@ -330,12 +392,18 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
       if (g.status !== 200) throw new Error(`${r.setup.id}: generic route answered ${g.status}: ${body.slice(0, 300)}`);
       first[r.setup.id] = { body, contentRange: g.headers.get('content-range') };
       const j = await fetch(listUrl(r.server.base, 'orders', LIST_QUERY, true), { headers });
-      const same = compareAnswers({ status: 200, body, contentRange: g.headers.get('content-range') }, { status: j.status, body: await j.text(), contentRange: j.headers.get('content-range') });
+      const same = compareAnswers(
+        { status: 200, body, contentRange: g.headers.get('content-range') },
+        { status: j.status, body: await j.text(), contentRange: j.headers.get('content-range') },
+      );
       if (same === 'different') throw new Error(`${r.setup.id}: the db-json route's answer differs from the generic route's`);
       if (r.setup.id === 'sqlite-1') {
         const h = await fetch(`${r.server.base}/bench/orders?${qs(LIST_QUERY)}`, { headers });
         const hb = await h.text();
-        if (h.status !== 200 || hb !== body || h.headers.get('content-range') !== g.headers.get('content-range')) throw new Error(`generic and hand-written routes differ: ${g.status} ${g.headers.get('content-range')} / ${h.status} ${h.headers.get('content-range')}`);
+        if (h.status !== 200 || hb !== body || h.headers.get('content-range') !== g.headers.get('content-range'))
+          throw new Error(
+            `generic and hand-written routes differ: ${g.status} ${g.headers.get('content-range')} / ${h.status} ${h.headers.get('content-range')}`,
+          );
       }
     }
     const plans = await listPlans(ctx);
@@ -357,14 +425,21 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
         const u = units[(k + i) % units.length];
         const m = await measureUnit(ctx, u, pgStatements);
         rounds.get(u)!.push({ round: k, ...m });
-        ctx.log(`  list round ${k + 1} ${u.run.setup.id} ${u.variant}: ${round(m.reqPerSec, 1)} req/s, p95 ${round(m.p95)} ms, CPU ${round(m.serverCpuMsPerReq ?? NaN)}+${round(m.dbCpuMsPerReq ?? 0)} ms/req`);
+        ctx.log(
+          `  list round ${k + 1} ${u.run.setup.id} ${u.variant}: ${round(m.reqPerSec, 1)} req/s, p95 ${round(m.p95)} ms, CPU ${round(m.serverCpuMsPerReq ?? NaN)}+${round(m.dbCpuMsPerReq ?? 0)} ms/req`,
+        );
       }
     }
     // one user alone: the latency of a page with nothing queued in front of it
     const single: Record<string, ReturnType<typeof summarize>> = {};
     for (const r of running.filter((x) => x.setup.processes === 1)) {
       r.enter();
-      const res = await load(listUrl(r.server.base, 'orders', LIST_QUERY), { connections: 1, seconds: ctx.duration, headers: { authorization: `Bearer ${tokens.get(r.setup.id)}` }, cpu: r.cpu });
+      const res = await load(listUrl(r.server.base, 'orders', LIST_QUERY), {
+        connections: 1,
+        seconds: ctx.duration,
+        headers: { authorization: `Bearer ${tokens.get(r.setup.id)}` },
+        cpu: r.cpu,
+      });
       single[r.setup.id] = summarize([{ round: 0, ...res }]);
       ctx.log(`  list ${r.setup.id} generic, 1 connection: ${round(res.reqPerSec, 1)} req/s, p95 ${round(res.p95)} ms`);
     }
@@ -391,14 +466,29 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
         sameBodyAsSqlite: id === 'sqlite-1' ? true : first[id].body === first['sqlite-1']?.body,
         variants: Object.fromEntries(VARIANTS_OF[id].map((v) => [v, summarize(rounds.get(of(id, v)!)!)])),
         ...(single[id] ? { singleConnection: single[id] } : {}),
-        server: { pragmas: r.server.pragmas, rssBytes: r.setup.processes === 1 ? memoryOf(r.server.pid).rss : r.server.workerPids.reduce((a, p) => a + memoryOf(p).rss, 0) },
+        server: {
+          pragmas: r.server.pragmas,
+          rssBytes: r.setup.processes === 1 ? memoryOf(r.server.pid).rss : r.server.workerPids.reduce((a, p) => a + memoryOf(p).rss, 0),
+        },
       };
     }
-    const s1 = setups['sqlite-1'] as { variants: Record<Variant, ReturnType<typeof summarize>>; contentRange: string; responseBytes: number; singleConnection: ReturnType<typeof summarize>; server: { rssBytes: number; pragmas: unknown } };
+    const s1 = setups['sqlite-1'] as {
+      variants: Record<Variant, ReturnType<typeof summarize>>;
+      contentRange: string;
+      responseBytes: number;
+      singleConnection: ReturnType<typeof summarize>;
+      server: { rssBytes: number; pragmas: unknown };
+    };
     const backends = [...new Set(running.map((r) => r.setup.backend))];
     return {
       status: 'ok',
-      query: { resource: 'orders', user: `${SUPPLIER.user} (${SUPPLIER.code}, ${SUPPLIER.warehouse})`, ...LIST_QUERY, contentRange: s1.contentRange, responseBytes: s1.responseBytes },
+      query: {
+        resource: 'orders',
+        user: `${SUPPLIER.user} (${SUPPLIER.code}, ${SUPPLIER.warehouse})`,
+        ...LIST_QUERY,
+        contentRange: s1.contentRange,
+        responseBytes: s1.responseBytes,
+      },
       plans,
       // SQLite, one process, as the bench has always reported it (targets list.ratio, list.p95)
       variants: s1.variants,
@@ -418,7 +508,10 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
         dbJsonToGeneric: Object.fromEntries(running.map((r) => [r.setup.id, ratio([r.setup.id, 'dbJson'], [r.setup.id, 'generic'])])),
         dbJsonToGenericByCpu: Object.fromEntries(running.map((r) => [r.setup.id, ratio([r.setup.id, 'generic'], [r.setup.id, 'dbJson'], 'totalCpu')])),
         // PostgreSQL's list throughput per server process against SQLite's (same processes, same query)
-        postgresToSqlite: { oneProcess: ratio(['postgres-1', 'generic'], ['sqlite-1', 'generic']), twoProcesses: ratio(['postgres-2', 'generic'], ['sqlite-2', 'generic']) },
+        postgresToSqlite: {
+          oneProcess: ratio(['postgres-1', 'generic'], ['sqlite-1', 'generic']),
+          twoProcesses: ratio(['postgres-2', 'generic'], ['sqlite-2', 'generic']),
+        },
         // two processes against one, per backend: p95 at 10 connections, and req/s
         twoToOneP95: Object.fromEntries(backends.map((b) => [b, ratio([`${b}-2`, 'generic'], [`${b}-1`, 'generic'], 'p95')])),
         twoToOneReqPerSec: Object.fromEntries(backends.map((b) => [b, ratio([`${b}-2`, 'generic'], [`${b}-1`, 'generic'])])),
@@ -437,7 +530,12 @@ async function measureUnit(ctx: Ctx, u: Unit, pgStatements: SqlListQuery | null)
     const sqlite = run.setup.backend === 'sqlite';
     const msg = (ms: number) =>
       sqlite
-        ? { type: 'raw', ms, query: { supplier: SUPPLIER.code, warehouse: SUPPLIER.warehouse, status: CONFIRMED, start: 0, end: 499 }, objects: u.variant === 'rawObjects' }
+        ? {
+            type: 'raw',
+            ms,
+            query: { supplier: SUPPLIER.code, warehouse: SUPPLIER.warehouse, status: CONFIRMED, start: 0, end: 499 },
+            objects: u.variant === 'rawObjects',
+          }
         : { type: 'rawSql', ms, concurrency: 10, ...pgStatements! };
     if (ctx.warmup > 0) await run.server.request(msg(ctx.warmup * 1000), 'raw');
     const c0 = run.cpu();
@@ -462,7 +560,8 @@ async function measureUnit(ctx: Ctx, u: Unit, pgStatements: SqlListQuery | null)
       bytesPerSec: (m.bytes * n) / seconds,
     };
   }
-  const url = u.variant === 'hand' ? `${run.server.base}/bench/orders?${qs(LIST_QUERY)}` : listUrl(run.server.base, 'orders', LIST_QUERY, u.variant === 'dbJson');
+  const url =
+    u.variant === 'hand' ? `${run.server.base}/bench/orders?${qs(LIST_QUERY)}` : listUrl(run.server.base, 'orders', LIST_QUERY, u.variant === 'dbJson');
   const headers = { authorization: `Bearer ${u.token}` };
   if (ctx.warmup > 0) await load(url, { connections: 10, seconds: ctx.warmup, headers });
   return load(url, { connections: 10, seconds: ctx.duration, headers, cpu: run.cpu });
@@ -501,9 +600,14 @@ async function listPlans(ctx: Ctx): Promise<Record<string, unknown>> {
     try {
       const pe = new Engine(pdb, metadata, schemas, handlers as unknown as HandlerTable, hooks as unknown as HookTable);
       const pst = pe.listStatements(BENCH_PRINCIPAL, metadata.entities.order, LIST_QUERY);
-      const plan = async (sql: string, params: unknown[]) => (await pdb.all<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).map((r) => r['QUERY PLAN']);
+      const plan = async (sql: string, params: unknown[]) =>
+        (await pdb.all<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).map((r) => r['QUERY PLAN']);
       const pj = listJsonStatement(pst, metadata.entities.order, pe.d);
-      out.postgres = { page: await plan(pst.page.sql, pst.page.params), count: await plan(pst.count.sql, pst.count.params), dbJson: await plan(pj.sql, pj.params) };
+      out.postgres = {
+        page: await plan(pst.page.sql, pst.page.params),
+        count: await plan(pst.count.sql, pst.count.params),
+        dbJson: await plan(pj.sql, pj.params),
+      };
     } finally {
       await pdb.close();
     }
@@ -511,7 +615,11 @@ async function listPlans(ctx: Ctx): Promise<Record<string, unknown>> {
   return out;
 }
 
-interface Answer { status: number; body: string; contentRange: string | null }
+interface Answer {
+  status: number;
+  body: string;
+  contentRange: string | null;
+}
 
 /** 'identical' bytes; 'parseEqual': the same JSON value with keys in the same order; else 'different'. */
 function compareAnswers(a: Answer, b: Answer): 'identical' | 'parseEqual' | 'different' {
@@ -533,7 +641,10 @@ async function checkJsonRoutes(ctx: Ctx, r: Running) {
   const sdb = new Database(ctx.db, { readonly: true });
   const cases = listCases(metadata, sdb, { all: !ctx.smoke });
   sdb.close();
-  const users = { supplier: await login(r.server.base, SUPPLIER.user, DEMO_PASSWORD, SUPPLIER.warehouse), internal: await login(r.server.base, INTERNAL.user, DEMO_PASSWORD, INTERNAL.warehouse) };
+  const users = {
+    supplier: await login(r.server.base, SUPPLIER.user, DEMO_PASSWORD, SUPPLIER.warehouse),
+    internal: await login(r.server.base, INTERNAL.user, DEMO_PASSWORD, INTERNAL.warehouse),
+  };
   const jobs = cases.flatMap((c) => Object.entries(users).map(([who, token]) => ({ c, who, token })));
   const out = { queries: jobs.length, identical: 0, parseEqual: 0, different: 0, refusedByBoth: 0, examples: [] as string[], seconds: 0 };
   const t0 = performance.now();
@@ -545,16 +656,24 @@ async function checkJsonRoutes(ctx: Ctx, r: Running) {
   const worker = async () => {
     for (let i = next++; i < jobs.length; i = next++) {
       const { c, who, token } = jobs[i];
-      const [a, b] = await Promise.all([get(listUrl(r.server.base, c.resource, c.query), token), get(listUrl(r.server.base, c.resource, c.query, true), token)]);
+      const [a, b] = await Promise.all([
+        get(listUrl(r.server.base, c.resource, c.query), token),
+        get(listUrl(r.server.base, c.resource, c.query, true), token),
+      ]);
       const v = compareAnswers(a, b);
       out[v]++;
       if (v === 'identical' && a.status !== 200) out.refusedByBoth++;
-      if (v !== 'identical' && out.examples.length < 5) out.examples.push(`${c.label} [${who}]: ${v} (${a.status} ${a.contentRange} / ${b.status} ${b.contentRange})${v === 'parseEqual' ? ` first difference at ${firstDifference(a.body, b.body)}` : ''}`);
+      if (v !== 'identical' && out.examples.length < 5)
+        out.examples.push(
+          `${c.label} [${who}]: ${v} (${a.status} ${a.contentRange} / ${b.status} ${b.contentRange})${v === 'parseEqual' ? ` first difference at ${firstDifference(a.body, b.body)}` : ''}`,
+        );
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
   out.seconds = round((performance.now() - t0) / 1000, 1);
-  ctx.log(`  json check ${r.setup.backend}: ${out.identical} identical, ${out.parseEqual} equal after parsing, ${out.different} different of ${out.queries} (${out.seconds} s)`);
+  ctx.log(
+    `  json check ${r.setup.backend}: ${out.identical} identical, ${out.parseEqual} equal after parsing, ${out.different} different of ${out.queries} (${out.seconds} s)`,
+  );
   return out;
 }
 
@@ -577,8 +696,17 @@ export async function sweepStep(ctx: Ctx): Promise<StepResult> {
     const problems = planned.flatMap((pc) => planProblems(pc, large, (r) => engine.entityOf(r).table).map((x) => `${pc.case.label} [${pc.principal}]: ${x}`));
     // one warm-up pass, then the median of three
     await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1);
-    const runs = [await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1), await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1), await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1)];
-    const timed = runs[0].map((t, i) => ({ ...t, listMs: round(median(runs.map((r) => r[i].listMs))), pageMs: round(median(runs.map((r) => r[i].pageMs))), countMs: round(median(runs.map((r) => r[i].countMs))) }));
+    const runs = [
+      await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1),
+      await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1),
+      await timeCases(engine, db, planned, DEMO_PRINCIPALS, 1),
+    ];
+    const timed = runs[0].map((t, i) => ({
+      ...t,
+      listMs: round(median(runs.map((r) => r[i].listMs))),
+      pageMs: round(median(runs.map((r) => r[i].pageMs))),
+      countMs: round(median(runs.map((r) => r[i].countMs))),
+    }));
     const ms = timed.map((t) => t.listMs);
     const worst = [...timed].sort((a, b) => b.listMs - a.listMs).slice(0, 15);
     return {
@@ -598,7 +726,12 @@ export async function sweepStep(ctx: Ctx): Promise<StepResult> {
 
 /* ------------------------------------------------------------------ 2. ship throughput */
 
-interface Line { id: number; order_qty: number; shipped_qty: number; unsent_qty: number }
+interface Line {
+  id: number;
+  order_qty: number;
+  shipped_qty: number;
+  unsent_qty: number;
+}
 
 async function shipLoop(base: string, token: string, lines: number[], clients: number, until: { seconds?: number; calls?: number }) {
   const times: number[] = [];
@@ -615,7 +748,11 @@ async function shipLoop(base: string, token: string, lines: number[], clients: n
       issued++;
       const id = lines[next++ % lines.length];
       const t = performance.now();
-      const r = await fetch(`${base}/api/orders/${id}/actions/ship`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"shipQty":1}' });
+      const r = await fetch(`${base}/api/orders/${id}/actions/ship`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"shipQty":1}',
+      });
       await r.arrayBuffer();
       times.push(performance.now() - t);
       byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
@@ -669,7 +806,11 @@ export async function shipStep(ctx: Ctx): Promise<StepResult> {
       overShippedLines: Object.values(setups).reduce((a, x) => a + (x.overShippedLines as number), 0),
       setups,
       comparison: {
-        postgresToSqlite: { oneClient: ratio('postgres-1', 'sqlite-1', 'oneClient'), tenClients: ratio('postgres-1', 'sqlite-1', 'tenClients'), tenClientsTwoProcesses: ratio('postgres-2', 'sqlite-2', 'tenClients') },
+        postgresToSqlite: {
+          oneClient: ratio('postgres-1', 'sqlite-1', 'oneClient'),
+          tenClients: ratio('postgres-1', 'sqlite-1', 'tenClients'),
+          tenClientsTwoProcesses: ratio('postgres-2', 'sqlite-2', 'tenClients'),
+        },
         twoToOneTenClients: { sqlite: ratio('sqlite-2', 'sqlite-1', 'tenClients'), postgres: ratio('postgres-2', 'postgres-1', 'tenClients') },
       },
     };
@@ -689,7 +830,15 @@ async function shipOn(ctx: Ctx, r: Running): Promise<Record<string, unknown>> {
         [CONFIRMED, SUPPLIER.warehouse, SUPPLIER.code, 2, 200],
       )
     ).map(numbers);
-    const byId = async () => new Map((await db.all<Line>(`SELECT id, order_qty, shipped_qty, unsent_qty FROM "order" WHERE id IN (${candidates.map(() => '?').join(',')})`, candidates.map((c) => c.id))).map((l) => [Number(l.id), numbers(l)]));
+    const byId = async () =>
+      new Map(
+        (
+          await db.all<Line>(
+            `SELECT id, order_qty, shipped_qty, unsent_qty FROM "order" WHERE id IN (${candidates.map(() => '?').join(',')})`,
+            candidates.map((c) => c.id),
+          )
+        ).map((l) => [Number(l.id), numbers(l)]),
+      );
     // the line with the fewest open pieces goes to the over-shipping check; the others are shared by the clients
     const sorted = [...candidates].sort((a, b) => a.unsent_qty - b.unsent_qty);
     const checkLine = sorted.find((l) => l.unsent_qty >= 2 && l.unsent_qty <= 60) ?? sorted[0];
@@ -712,13 +861,17 @@ async function shipOn(ctx: Ctx, r: Running): Promise<Record<string, unknown>> {
       const accepted = (one.acceptedByLine.get(id) ?? 0) + (ten.acceptedByLine.get(id) ?? 0) + (race.acceptedByLine.get(id) ?? 0);
       const b = before.get(id)!;
       if (l.shipped_qty - b.shipped_qty !== accepted) problems.push(`line ${id}: ${accepted} accepted, shipped ${l.shipped_qty - b.shipped_qty}`);
-      if (l.shipped_qty > l.order_qty || l.unsent_qty < 0 || l.shipped_qty + l.unsent_qty !== l.order_qty) problems.push(`line ${id}: ordered ${l.order_qty}, shipped ${l.shipped_qty}, unsent ${l.unsent_qty}`);
+      if (l.shipped_qty > l.order_qty || l.unsent_qty < 0 || l.shipped_qty + l.unsent_qty !== l.order_qty)
+        problems.push(`line ${id}: ordered ${l.order_qty}, shipped ${l.shipped_qty}, unsent ${l.unsent_qty}`);
     }
     if (race.accepted !== open) problems.push(`race: ${race.accepted} accepted for ${open} open pieces`);
     const strip = <L extends { acceptedByLine: unknown }>({ acceptedByLine, ...x }: L) => (void acceptedByLine, x);
     const overShipped = [...after.values()].filter((l) => l.shipped_qty > l.order_qty).length;
     return {
-      durability: r.setup.backend === 'sqlite' ? `synchronous=${s.pragmas.synchronous === 2 ? 'FULL' : s.pragmas.synchronous}, journal ${s.pragmas.journal_mode}` : `fsync=${s.pragmas.fsync}, synchronous_commit=${s.pragmas.synchronous_commit}`,
+      durability:
+        r.setup.backend === 'sqlite'
+          ? `synchronous=${s.pragmas.synchronous === 2 ? 'FULL' : s.pragmas.synchronous}, journal ${s.pragmas.journal_mode}`
+          : `fsync=${s.pragmas.fsync}, synchronous_commit=${s.pragmas.synchronous_commit}`,
       synchronous: s.pragmas.synchronous,
       journalMode: s.pragmas.journal_mode,
       oneClient: { ...strip(one), lines: oneLines.length },
@@ -753,12 +906,18 @@ export async function exportStep(ctx: Ctx): Promise<StepResult> {
   // (orderSearch needs a filter): per-day counts, then the contiguous run of days nearest to `want`
   const scope = `warehouse_code = ? AND (direct_supplier_code = ? OR production_supplier_code = ? OR purchasing_supplier_code = ?)`;
   const sp = [SUPPLIER.warehouse, SUPPLIER.code, SUPPLIER.code, SUPPLIER.code];
-  const days = db.prepare(`SELECT release_date AS d, COUNT(*) AS n FROM "order" WHERE ${scope} GROUP BY release_date ORDER BY release_date`).all(...sp) as { d: string; n: number }[];
+  const days = db.prepare(`SELECT release_date AS d, COUNT(*) AS n FROM "order" WHERE ${scope} GROUP BY release_date ORDER BY release_date`).all(...sp) as {
+    d: string;
+    n: number;
+  }[];
   let best = { from: 0, to: days.length - 1, n: days.reduce((a, x) => a + x.n, 0) };
   for (let i = 0, j = 0, sum = 0; j < days.length; j++) {
     sum += days[j].n;
     while (sum > want && i < j) sum -= days[i++].n;
-    for (const [a, n] of [[i, sum], [Math.max(0, i - 1), sum + (i > 0 ? days[i - 1].n : 0)]] as const)
+    for (const [a, n] of [
+      [i, sum],
+      [Math.max(0, i - 1), sum + (i > 0 ? days[i - 1].n : 0)],
+    ] as const)
       if (Math.abs(n - want) < Math.abs(best.n - want)) best = { from: a, to: j, n };
   }
   db.close();
@@ -811,7 +970,13 @@ export async function exportStep(ctx: Ctx): Promise<StepResult> {
 export async function codegenStep(ctx: Ctx): Promise<StepResult> {
   const w = await runTsx(join(ROOT, 'tests', 'bench', 'codegen-watch.ts'), [String(ctx.smoke ? 1 : 7)]);
   if (w.code !== 0) throw new Error(`codegen watch: ${w.stderr}`.slice(0, 2000));
-  const watch = JSON.parse(w.stdout.trim().split('\n').at(-1)!) as { samples: number[]; inProcessMs: number[]; coldMs: number; touched: string; stale: boolean };
+  const watch = JSON.parse(w.stdout.trim().split('\n').at(-1)!) as {
+    samples: number[];
+    inProcessMs: number[];
+    coldMs: number;
+    touched: string;
+    stale: boolean;
+  };
   const full: { wallMs: number; toolMs: number }[] = [];
   for (let i = 0; i < (ctx.smoke ? 1 : 3); i++) {
     // --check does the whole run (load, check, compile, generate, compare) and writes nothing; it

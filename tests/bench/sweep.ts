@@ -69,7 +69,10 @@ export function largeTables(db: DB, meta: CompiledMetadata, scale: number, minRo
 export function planProblems(pc: PlannedCase, large: Set<string>, tableOf: (resource: string) => string): string[] {
   const problems: string[] = [];
   if (!large.has(tableOf(pc.case.resource))) return problems;
-  for (const [what, plan] of [['page', pc.page.plan], ['count', pc.count.plan]] as const) {
+  for (const [what, plan] of [
+    ['page', pc.page.plan],
+    ['count', pc.count.plan],
+  ] as const) {
     for (const line of plan) if (/^SCAN a$/.test(line) || /^SCAN a (?!USING)/.test(line)) problems.push(`${what}: full table scan (${line})`);
   }
   const sorts = pc.page.plan.some((l) => l === 'USE TEMP B-TREE FOR ORDER BY');

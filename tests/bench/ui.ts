@@ -59,11 +59,25 @@ const VIEWPORT = { width: 1280, height: 720 };
 const QUIET_MS = 400;
 const SUPPLIER = { user: 'sup01', warehouse: 'PDC01' };
 const SCREEN = metadata.screens.find((s) => s.name === 'orderConfirm')!;
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'];
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 
 /* ------------------------------------------------------------------ helpers */
 
-const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+};
 
 /** A static server for the built harness, plus /data.json from memory. */
 function serveHarness(dir: string, data: string): Promise<{ base: string; close(): Promise<void> }> {
@@ -172,8 +186,10 @@ const HEADER_CELLS = (variant: Variant) =>
     : `[...document.querySelector('table thead tr').querySelectorAll('th')].slice(1, -1).map((th) => th.textContent.trim())`;
 
 function probeFor(variant: Variant | 'page', rows: number): ProbeConfig {
-  if (variant === 'page') return { root: '[data-testid="lean-table"]:not([data-row-count="0"])', rows: '[data-testid="lean-row"]', minRows: 1, quietMs: QUIET_MS };
-  if (variant === 'lean' || variant === 'leanAll') return { root: `[data-testid="lean-table"][data-row-count="${rows}"]`, rows: '[data-testid="lean-row"]', minRows: 1, quietMs: QUIET_MS };
+  if (variant === 'page')
+    return { root: '[data-testid="lean-table"]:not([data-row-count="0"])', rows: '[data-testid="lean-row"]', minRows: 1, quietMs: QUIET_MS };
+  if (variant === 'lean' || variant === 'leanAll')
+    return { root: `[data-testid="lean-table"][data-row-count="${rows}"]`, rows: '[data-testid="lean-row"]', minRows: 1, quietMs: QUIET_MS };
   return { root: `[data-testid="variant-${variant}"] table`, rows: 'tbody tr', minRows: rows, quietMs: QUIET_MS };
 }
 
@@ -203,7 +219,14 @@ interface Sample {
   loadMs: number;
 }
 
-async function harnessSample(browser: Browser, base: string, variant: Variant, roundNo: number, rows: number, shots?: string): Promise<{ sample: Sample; header: string[]; cells: string[] }> {
+async function harnessSample(
+  browser: Browser,
+  base: string,
+  variant: Variant,
+  roundNo: number,
+  rows: number,
+  shots?: string,
+): Promise<{ sample: Sample; header: string[]; cells: string[] }> {
   const context = await newContext(browser);
   try {
     const page = await context.newPage();
@@ -216,7 +239,9 @@ async function harnessSample(browser: Browser, base: string, variant: Variant, r
       t = await waitRendered(page, 60_000);
     } catch (e) {
       const h = await page
-        .evaluate(`({ harness: window.__harness, probe: window.__uiProbe && { ...window.__uiProbe, longTasks: undefined, loafs: undefined }, tables: document.querySelectorAll('table').length, trs: document.querySelectorAll('tbody tr').length, text: document.body.innerText.slice(0, 300) })`)
+        .evaluate(
+          `({ harness: window.__harness, probe: window.__uiProbe && { ...window.__uiProbe, longTasks: undefined, loafs: undefined }, tables: document.querySelectorAll('table').length, trs: document.querySelectorAll('tbody tr').length, text: document.body.innerText.slice(0, 300) })`,
+        )
         .catch(() => null);
       if (shots) await page.screenshot({ path: join(shots, `harness-${variant}-failed.png`) });
       throw new Error(`harness ${variant}: rows never rendered (${JSON.stringify(h)}; ${errors.join('; ')}): ${(e as Error).message}`, { cause: e });
@@ -232,7 +257,9 @@ async function harnessSample(browser: Browser, base: string, variant: Variant, r
       frameMs: round(p.frameAt! - set),
       commitMs: round(p.commitAt! - set),
       settledMs: round(Math.max(p.settledAt!, end) - set),
-      domRows: (await page.evaluate(`document.querySelectorAll(${JSON.stringify(probeFor(variant, rows).root + ' ' + probeFor(variant, rows).rows)}).length`)) as number,
+      domRows: (await page.evaluate(
+        `document.querySelectorAll(${JSON.stringify(probeFor(variant, rows).root + ' ' + probeFor(variant, rows).rows)}).length`,
+      )) as number,
       changesAfterCommit: p.changes,
       ...(({ longTaskMs, loaf }) => ({ longTaskMs, loaf }))(mainThread(p, set, Math.max(p.settledAt!, end))),
       loadMs: round(t.nav?.loadEnd ?? NaN),
@@ -387,10 +414,13 @@ async function realPage(browser: Browser, base: string, rounds: number, shots?: 
       if (shots && r === 0) await page.screenshot({ path: join(shots, 'page-cached.png') });
     }
     // the check that (b) renders from the cache: once more with GET /api/orders held back 2 s
-    await page.route((u) => u.pathname === '/api/orders', async (route) => {
-      await new Promise((res) => setTimeout(res, 2000));
-      await route.continue();
-    });
+    await page.route(
+      (u) => u.pathname === '/api/orders',
+      async (route) => {
+        await new Promise((res) => setTimeout(res, 2000));
+        await route.continue();
+      },
+    );
     const held = await awayAndBack(page, ordersPath);
     await page.unrouteAll({ behavior: 'wait' });
     const cacheCheck = { renderedMs: held.renderedMs, commitMs: held.commitMs, rowCount: held.rowCount, refetchEndMs: held.refetchEndMs };
@@ -439,7 +469,13 @@ export async function uiRenderStep(ctx: Ctx): Promise<StepResult> {
   // the harness, built for this run
   const out = join(ctx.work, 'ui-harness');
   const tb = performance.now();
-  const b = await runTsx(join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), ['build', '--config', join(ROOT, 'tests', 'bench', 'ui-harness', 'vite.config.ts'), '--logLevel', 'error'], { UI_HARNESS_OUT: out }, undefined, true);
+  const b = await runTsx(
+    join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+    ['build', '--config', join(ROOT, 'tests', 'bench', 'ui-harness', 'vite.config.ts'), '--logLevel', 'error'],
+    { UI_HARNESS_OUT: out },
+    undefined,
+    true,
+  );
   if (b.code !== 0) throw new Error(`vite build of the harness: ${b.stderr.slice(0, 2000)}`);
   const buildMs = performance.now() - tb;
   const harnessJs = readdirSync(join(out, 'assets')).filter((f) => f.endsWith('.js'));
@@ -476,17 +512,24 @@ export async function uiRenderStep(ctx: Ctx): Promise<StepResult> {
         const { sample, header, cells } = await harnessSample(browser, harness.base, v, r, records.length, r === 0 ? shots : undefined);
         samples[v].push(sample);
         seen[v] ??= { header, cells };
-        ctx.log(`  ui round ${r + 1} ${v}: rendered in ${sample.renderedMs} ms (commit ${sample.commitMs}, first paint ${sample.paintMs ?? sample.frameMs}), ${sample.domRows} rows in the DOM`);
+        ctx.log(
+          `  ui round ${r + 1} ${v}: rendered in ${sample.renderedMs} ms (commit ${sample.commitMs}, first paint ${sample.paintMs ?? sample.frameMs}), ${sample.domRows} rows in the DOM`,
+        );
       }
     }
     const ratio = (a: Variant, b: Variant) => round(median(samples[a].map((x, i) => x.renderedMs / samples[b][i].renderedMs)), 2);
     // the same rows and columns: header labels and the first row's cell texts equal across variants
     const ref = seen.lean!;
-    const sameCells = Object.fromEntries(VARIANTS.map((v) => [v, JSON.stringify(seen[v]?.header) === JSON.stringify(ref.header) && JSON.stringify(seen[v]?.cells) === JSON.stringify(ref.cells)]));
+    const sameCells = Object.fromEntries(
+      VARIANTS.map((v) => [v, JSON.stringify(seen[v]?.header) === JSON.stringify(ref.header) && JSON.stringify(seen[v]?.cells) === JSON.stringify(ref.cells)]),
+    );
 
     const real = await realPage(browser, server.base, pageRounds, shots);
     ctx.log(`  ui page uncached: ${JSON.stringify(summarizePage(real.uncached).renderedMs)}; cached: ${JSON.stringify(summarizePage(real.cached).renderedMs)}`);
-    const variants = Object.fromEntries(VARIANTS.map((v) => [v, { label: VARIANT_LABELS[v], ...summarizeVariant(samples[v]) }])) as Record<Variant, ReturnType<typeof summarizeVariant> & { label: string }>;
+    const variants = Object.fromEntries(VARIANTS.map((v) => [v, { label: VARIANT_LABELS[v], ...summarizeVariant(samples[v]) }])) as Record<
+      Variant,
+      ReturnType<typeof summarizeVariant> & { label: string }
+    >;
     const uncached = summarizePage(real.uncached);
     const cached = summarizePage(real.cached);
     return {
@@ -499,7 +542,12 @@ export async function uiRenderStep(ctx: Ctx): Promise<StepResult> {
       speedup: ratio('datagrid', 'lean'),
       // the real page: rows painted after the /api/orders response ended (median of the new-document loads)
       pageRenderAfterDataMs: uncached.renderAfterDataMs?.median ?? null,
-      ratios: { datagridToLean: ratio('datagrid', 'lean'), datatableToLean: ratio('datatable', 'lean'), leanAllToLean: ratio('leanAll', 'lean'), datagridToLeanAll: ratio('datagrid', 'leanAll') },
+      ratios: {
+        datagridToLean: ratio('datagrid', 'lean'),
+        datatableToLean: ratio('datatable', 'lean'),
+        leanAllToLean: ratio('leanAll', 'lean'),
+        datagridToLeanAll: ratio('datagrid', 'leanAll'),
+      },
       harness: {
         variants,
         sameCells,

@@ -28,7 +28,11 @@ describe('action dialog declarations', () => {
     edit('entities/dfs-order.json', (j) => (j.actions.ship.perRecord = { shipQty: { default: 'openQty' } }));
     await expectError('entities/dfs-order.json', '/actions/ship/perRecord/shipQty/default', /unknown field "openQty"/);
     edit('entities/dfs-order.json', (j) => (j.actions.ship.perRecord = { shipQty: { default: 'dealerName' } }));
-    await expectError('entities/dfs-order.json', '/actions/ship/perRecord/shipQty/default', /field "dealerName" \(string\) cannot pre-fill input "shipQty" \(integer\)/);
+    await expectError(
+      'entities/dfs-order.json',
+      '/actions/ship/perRecord/shipQty/default',
+      /field "dealerName" \(string\) cannot pre-fill input "shipQty" \(integer\)/,
+    );
   });
 
   it('supplierFields must be supplier scope fields of the entity', async () => {

@@ -25,6 +25,10 @@ describe('entity hooks', () => {
 
   it('an unknown hook name is refused by the meta-schema, with the closest one', async () => {
     m.edit('entities/notice.json', (j) => (j.hooks = ['validat']));
-    await m.expectError('entities/notice.json', '/hooks/0', /must be equal to one of the allowed values: \["validate","beforeWrite","afterWrite"\] \(did you mean "validate"\?\)/);
+    await m.expectError(
+      'entities/notice.json',
+      '/hooks/0',
+      /must be equal to one of the allowed values: \["validate","beforeWrite","afterWrite"\] \(did you mean "validate"\?\)/,
+    );
   });
 });

@@ -72,7 +72,7 @@ describe('every label exists in both languages', () => {
     expect(Object.keys(messages['zh-CN']).sort()).toEqual(Object.keys(messages['en-US']).sort());
   });
 
-  it('the spec\'s messages of point 8 are there verbatim in English', () => {
+  it("the spec's messages of point 8 are there verbatim in English", () => {
     const en = messages['en-US'];
     expect(en['error.staleVersion']).toBe('The data has been modified by other user, please re-operation!');
     expect(en['error.userLocked']).toBe('The user is locked out, please contact administrator!');

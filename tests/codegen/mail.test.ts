@@ -115,7 +115,10 @@ describe('mail.json checks', () => {
 
 describe('rendering', () => {
   it('fills placeholders, escapes them in HTML only, keeps the subject on one line', () => {
-    const m = renderMail({ subject: 'Hi {{name}}', text: 'Dear {{ name }}, {{link}}', html: '<p>{{name}}</p><a href="{{link}}">x</a>' }, { name: 'A <b> & "B"\r\nBcc: x@y', link: 'https://h/p?a=1&b=2' });
+    const m = renderMail(
+      { subject: 'Hi {{name}}', text: 'Dear {{ name }}, {{link}}', html: '<p>{{name}}</p><a href="{{link}}">x</a>' },
+      { name: 'A <b> & "B"\r\nBcc: x@y', link: 'https://h/p?a=1&b=2' },
+    );
     expect(m.subject).toBe('Hi A <b> & "B" Bcc: x@y');
     expect(m.text).toBe('Dear A <b> & "B"\r\nBcc: x@y, https://h/p?a=1&b=2');
     expect(m.html).toBe('<p>A &lt;b&gt; &amp; &quot;B&quot;\r\nBcc: x@y</p><a href="https://h/p?a=1&amp;b=2">x</a>');

@@ -44,8 +44,7 @@ describe('a JSON syntax error', () => {
     // whatever JSON.parse refuses, the scanner refuses too (and the reverse)
     for (const t of ['', ' ', '01', '1.', '-', '"\\x"', '{"a":1}}', 'nul', '[', '{"a"}', '1e', '"\t"', '\ufeff{}'])
       expect(jsonSyntaxError(t), JSON.stringify(t)).not.toBeNull();
-    for (const t of ['0', '-0.5E+3', '"\\/"', ' [ ] ', '{"":{}}', 'true', '"日本"'])
-      expect(jsonSyntaxError(t), JSON.stringify(t)).toBeNull();
+    for (const t of ['0', '-0.5E+3', '"\\/"', ' [ ] ', '{"":{}}', 'true', '"日本"']) expect(jsonSyntaxError(t), JSON.stringify(t)).toBeNull();
   });
 });
 
@@ -53,7 +52,11 @@ describe('a screen button', () => {
   it('that no action uses and that stands for no operation is an error', async () => {
     // "print" exists in access.json, but has no operation and no action of "notice" uses it
     edit('screens/notice-list.json', (j) => j.buttons.push('print'));
-    await expectError('screens/notice-list.json', '/buttons/6', /button "print" is backed by nothing: no action of entity "notice" has "button": "print" and metadata\/access.json gives the button no "operation"/);
+    await expectError(
+      'screens/notice-list.json',
+      '/buttons/6',
+      /button "print" is backed by nothing: no action of entity "notice" has "button": "print" and metadata\/access.json gives the button no "operation"/,
+    );
   });
 
   it('whose operation the entity grants to nobody is an error', async () => {
@@ -63,7 +66,11 @@ describe('a screen button', () => {
 
   it('that works on uploaded files, on an entity without any, is an error', async () => {
     edit('screens/order-search.json', (j) => j.buttons.push('upload'));
-    await expectError('screens/order-search.json', '/buttons/3', /button "upload" works on uploaded files, but no file entity has entity "order" as its scope.parent/);
+    await expectError(
+      'screens/order-search.json',
+      '/buttons/3',
+      /button "upload" works on uploaded files, but no file entity has entity "order" as its scope.parent/,
+    );
   });
 
   it('of an internal action backs nothing (the action has no route and no button)', async () => {
@@ -72,12 +79,25 @@ describe('a screen button', () => {
     edit('entities/hazard-receipt-document.json', (j) => delete j.file.onUpload);
     edit('entities/hazard-receipt-document.json', (j) => (j.scope = {}));
     const errs = await errorsOf();
-    expect(errs.some((e) => /^metadata\/screens\/rec-confirm\.json#\/buttons\/\d+: button "upload" works on uploaded files/.test(e)), errs.join('\n')).toBe(true);
+    expect(
+      errs.some((e) => /^metadata\/screens\/rec-confirm\.json#\/buttons\/\d+: button "upload" works on uploaded files/.test(e)),
+      errs.join('\n'),
+    ).toBe(true);
   });
 
   it('inside an entity file is reported at its pointer there', async () => {
     edit('entities/notice.json', (j) => {
-      j.screens = [{ name: 'noticeMini', path: '/notice/mini', kind: 'list', titleKey: 'route.noticeList', roles: ['sys'], columns: ['title'], buttons: ['search', 'print'] }];
+      j.screens = [
+        {
+          name: 'noticeMini',
+          path: '/notice/mini',
+          kind: 'list',
+          titleKey: 'route.noticeList',
+          roles: ['sys'],
+          columns: ['title'],
+          buttons: ['search', 'print'],
+        },
+      ];
     });
     await expectError('entities/notice.json', '/screens/0/buttons/1', /button "print" is backed by nothing/);
   });
@@ -87,7 +107,11 @@ describe("an action labelled like its dialog's own buttons", () => {
   it('is an error when its text equals a dialog button in one language', async () => {
     // repeal asks for confirmation: its dialog shows "Cancel" and "Confirm"
     edit('i18n/en-US/core.json', (j) => (j.action.notice.repeal = ' cancel '));
-    await expectError('entities/notice.json', '/actions/repeal', /action "repeal" is labelled " cancel " in en-US, like the "ui.cancel" button of its own dialog/);
+    await expectError(
+      'entities/notice.json',
+      '/actions/repeal',
+      /action "repeal" is labelled " cancel " in en-US, like the "ui.cancel" button of its own dialog/,
+    );
   });
 
   it('is an error in Chinese too', async () => {
@@ -147,10 +171,25 @@ describe('an unknown name', () => {
   it('table and column of a migration step that fills a column', async () => {
     mkdirSync(join(m.dir, 'metadata/migrations'), { recursive: true });
     const step = { op: 'addColumn', table: 'consulting_fee_item', column: 'managment_rate', value: 0.1 };
-    writeFileSync(join(m.dir, 'metadata/migrations/9001-fill.json'), JSON.stringify({ id: '9001-fill', steps: [step, { ...step, table: 'consulting_fee_items', column: 'x' }] }));
+    writeFileSync(
+      join(m.dir, 'metadata/migrations/9001-fill.json'),
+      JSON.stringify({ id: '9001-fill', steps: [step, { ...step, table: 'consulting_fee_items', column: 'x' }] }),
+    );
     const errs = await errorsOf();
-    expect(errs).toEqual(expect.arrayContaining([expect.stringMatching(/^metadata\/migrations\/9001-fill.json#\/steps\/0\/column: unknown column "managment_rate" of table "consulting_fee_item" \(did you mean "management_rate"\?/)]));
-    expect(errs).toEqual(expect.arrayContaining([expect.stringMatching(/^metadata\/migrations\/9001-fill.json#\/steps\/1\/table: unknown table "consulting_fee_items" of the metadata \(did you mean "consulting_fee_item"\?/)]));
+    expect(errs).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^metadata\/migrations\/9001-fill.json#\/steps\/0\/column: unknown column "managment_rate" of table "consulting_fee_item" \(did you mean "management_rate"\?/,
+        ),
+      ]),
+    );
+    expect(errs).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^metadata\/migrations\/9001-fill.json#\/steps\/1\/table: unknown table "consulting_fee_items" of the metadata \(did you mean "consulting_fee_item"\?/,
+        ),
+      ]),
+    );
   });
 
   it('far from every choice gets the list without a guess', async () => {

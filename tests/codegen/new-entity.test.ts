@@ -30,7 +30,10 @@ describe('a new entity as one metadata file plus translations', () => {
   it('passes codegen and the generated access-matrix, index-coverage and bilingual tests with no code', { timeout: 600_000 }, async () => {
     const gen = await copy.run('npx', ['tsx', 'codegen/cli.ts'], { timeoutMs: 120_000 });
     expect(gen.code, gen.stderr + gen.stdout).toBe(0);
-    const generated = JSON.parse(readFileSync(join(copy.dir, 'server/generated/metadata.json'), 'utf8')) as { entities: Record<string, unknown>; screens: { name: string }[] };
+    const generated = JSON.parse(readFileSync(join(copy.dir, 'server/generated/metadata.json'), 'utf8')) as {
+      entities: Record<string, unknown>;
+      screens: { name: string }[];
+    };
     expect(generated.entities.supplierContact).toBeDefined();
     expect(generated.screens.map((s) => s.name)).toContain('supplierContactList');
 
@@ -38,7 +41,9 @@ describe('a new entity as one metadata file plus translations', () => {
     const files = ['tests/server/access-matrix.test.ts', 'tests/server/index-coverage.test.ts', 'tests/codegen/i18n.test.ts'];
     const run = await copy.run('npx', ['vitest', 'run', '--project', 'node', '--reporter=json', `--outputFile=${report}`, ...files], { timeoutMs: 540_000 });
     const r = JSON.parse(readFileSync(report, 'utf8')) as VitestReport;
-    const failures = r.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status !== 'passed').map((a) => `${a.fullName}: ${a.failureMessages.join('\n').slice(0, 600)}`));
+    const failures = r.testResults.flatMap((f) =>
+      f.assertionResults.filter((a) => a.status !== 'passed').map((a) => `${a.fullName}: ${a.failureMessages.join('\n').slice(0, 600)}`),
+    );
     expect(failures, run.stderr.slice(-2000)).toEqual([]);
     expect(run.code).toBe(0);
     expect(r.success).toBe(true);

@@ -16,7 +16,11 @@ const { edit, expectError } = m;
 describe('codegen: every numeric field declares its range', () => {
   it('an integer field without a maximum', async () => {
     edit('entities/stock-adjustment.json', (j) => delete j.fields.adjustQty.maximum);
-    await expectError('entities/stock-adjustment.json', '/fields/adjustQty', /^.*: integer field "adjustQty" declares no "maximum": expected both, whole numbers from -9007199254740991 to 9007199254740991 \(2\^53-1\)/);
+    await expectError(
+      'entities/stock-adjustment.json',
+      '/fields/adjustQty',
+      /^.*: integer field "adjustQty" declares no "maximum": expected both, whole numbers from -9007199254740991 to 9007199254740991 \(2\^53-1\)/,
+    );
   });
 
   it('an integer field with neither minimum nor maximum', async () => {
@@ -37,7 +41,11 @@ describe('codegen: every numeric field declares its range', () => {
 
   it('a maximum beyond 2^53-1', async () => {
     edit('entities/child-part-stock.json', (j) => (j.fields.stockQty.maximum = 2 ** 53));
-    await expectError('entities/child-part-stock.json', '/fields/stockQty/maximum', /maximum 9007199254740992 of integer field "stockQty" is not a safe integer: expected at most 9007199254740991/);
+    await expectError(
+      'entities/child-part-stock.json',
+      '/fields/stockQty/maximum',
+      /maximum 9007199254740992 of integer field "stockQty" is not a safe integer: expected at most 9007199254740991/,
+    );
   });
 
   it('a minimum below -(2^53-1)', async () => {
@@ -47,7 +55,11 @@ describe('codegen: every numeric field declares its range', () => {
 
   it('a minimum above the maximum', async () => {
     edit('entities/order.json', (j) => (j.fields.itemNo.minimum = 10_000));
-    await expectError('entities/order.json', '/fields/itemNo/minimum', /minimum 10000 of integer field "itemNo" is greater than its maximum 9999: expected minimum <= maximum/);
+    await expectError(
+      'entities/order.json',
+      '/fields/itemNo/minimum',
+      /minimum 10000 of integer field "itemNo" is greater than its maximum 9999: expected minimum <= maximum/,
+    );
   });
 
   it('a bound of an integer field that is not a whole number', async () => {
@@ -60,27 +72,47 @@ describe('codegen: every numeric field declares its range', () => {
       delete j.fields.price.precision;
       delete j.fields.price.scale;
     });
-    await expectError('entities/claim.json', '/fields/price', /decimal field "price" declares no "precision" and "scale": expected both .*its range follows from them/);
+    await expectError(
+      'entities/claim.json',
+      '/fields/price',
+      /decimal field "price" declares no "precision" and "scale": expected both .*its range follows from them/,
+    );
   });
 
   it('a decimal bound that does not fit its precision and scale', async () => {
     edit('entities/settlement.json', (j) => (j.fields.totalAmount.maximum = 1e12));
-    await expectError('entities/settlement.json', '/fields/totalAmount/maximum', /maximum 1000000000000 of decimal field "totalAmount" does not fit precision 14, scale 2: expected a value from -999999999999.99 to 999999999999.99/);
+    await expectError(
+      'entities/settlement.json',
+      '/fields/totalAmount/maximum',
+      /maximum 1000000000000 of decimal field "totalAmount" does not fit precision 14, scale 2: expected a value from -999999999999.99 to 999999999999.99/,
+    );
   });
 
   it('a decimal bound with more decimals than the scale', async () => {
     edit('entities/settlement.json', (j) => (j.fields.totalAmount.minimum = 0.005));
-    await expectError('entities/settlement.json', '/fields/totalAmount/minimum', /minimum 0.005 of decimal field "totalAmount" has more decimals than its scale 2/);
+    await expectError(
+      'entities/settlement.json',
+      '/fields/totalAmount/minimum',
+      /minimum 0.005 of decimal field "totalAmount" has more decimals than its scale 2/,
+    );
   });
 
   it('a decimal precision a double cannot keep, and a scale above the precision', async () => {
     edit('entities/settlement.json', (j) => (j.fields.totalAmount.precision = 18));
-    await expectError('entities/settlement.json', '/fields/totalAmount/precision', /precision 18 of decimal field "totalAmount" is more digits than a JavaScript number keeps exactly: expected at most 15/);
+    await expectError(
+      'entities/settlement.json',
+      '/fields/totalAmount/precision',
+      /precision 18 of decimal field "totalAmount" is more digits than a JavaScript number keeps exactly: expected at most 15/,
+    );
     edit('entities/settlement.json', (j) => {
       j.fields.totalAmount.precision = 4;
       j.fields.totalAmount.scale = 5;
     });
-    await expectError('entities/settlement.json', '/fields/totalAmount/scale', /scale 5 of decimal field "totalAmount" is more than its precision 4: expected at most 4/);
+    await expectError(
+      'entities/settlement.json',
+      '/fields/totalAmount/scale',
+      /scale 5 of decimal field "totalAmount" is more than its precision 4: expected at most 4/,
+    );
   });
 
   it('a range on a field that is not a number', async () => {
@@ -90,20 +122,32 @@ describe('codegen: every numeric field declares its range', () => {
 
   it('a default outside the range', async () => {
     edit('entities/dfs-order.json', (j) => (j.fields.sentQty.default = -1));
-    await expectError('entities/dfs-order.json', '/fields/sentQty/default', /default -1 of integer field "sentQty" is outside its range: expected a value from 0 to 99999999/);
+    await expectError(
+      'entities/dfs-order.json',
+      '/fields/sentQty/default',
+      /default -1 of integer field "sentQty" is outside its range: expected a value from 0 to 99999999/,
+    );
   });
 
   it('an action input wider than the entity field it is written to', async () => {
     edit('entities/order.json', (j) => (j.actions.ship.input.shipQty.maximum = 199_999_999));
-    await expectError('entities/order.json', '/actions/ship/input/shipQty', /input "shipQty" of action "ship" \(range 1 to 199999999\) is written to the field "shipQty", whose range is 0 to 99999999/);
+    await expectError(
+      'entities/order.json',
+      '/actions/ship/input/shipQty',
+      /input "shipQty" of action "ship" \(range 1 to 199999999\) is written to the field "shipQty", whose range is 0 to 99999999/,
+    );
   });
 
   it('a file size that cannot hold the largest upload its rule accepts', async () => {
     edit('entities/notice-attachment.json', (j) => (j.fields.fileSize.maximum = 1024));
-    await expectError('entities/notice-attachment.json', '/fields/fileSize/maximum', /maximum 1024 of fileSize is below the upload limit of rule "genericUpload" \(1024 KiB\): expected at least 1048576 bytes/);
+    await expectError(
+      'entities/notice-attachment.json',
+      '/fields/fileSize/maximum',
+      /maximum 1024 of fileSize is below the upload limit of rule "genericUpload" \(1024 KiB\): expected at least 1048576 bytes/,
+    );
   });
 
-  it('the engine\'s own columns (id, version, ...) declare none and are not asked to', async () => {
+  it("the engine's own columns (id, version, ...) declare none and are not asked to", async () => {
     const r = await m.run();
     const order = r.model?.entities.order;
     expect(order?.fields.id).not.toHaveProperty('maximum');
@@ -112,16 +156,28 @@ describe('codegen: every numeric field declares its range', () => {
 });
 
 describe('the generated schemas, validators and DDL follow the ranges', () => {
-  it('schemas carry minimum and maximum; a decimal\'s come from precision and scale', async () => {
+  it("schemas carry minimum and maximum; a decimal's come from precision and scale", async () => {
     const r = await m.run();
     expect(r.errors.map((e) => e.message)).toEqual([]);
     const schemas = JSON.parse(r.files!.get('admin/src/generated/schemas.json')!);
-    expect(schemas.stockAdjustment.create.properties.adjustQty).toMatchObject({ type: 'integer', minimum: -99_999_999, maximum: 99_999_999, allOf: [{ $comment: 'rule:nonZero', not: { const: 0 } }] });
+    expect(schemas.stockAdjustment.create.properties.adjustQty).toMatchObject({
+      type: 'integer',
+      minimum: -99_999_999,
+      maximum: 99_999_999,
+      allOf: [{ $comment: 'rule:nonZero', not: { const: 0 } }],
+    });
     expect(schemas.order.actions.ship.properties.shipQty).toMatchObject({ minimum: 1, maximum: 99_999_999 });
-    expect(schemas.consultingFeeItem.create.properties.consultingFee).toMatchObject({ type: 'number', minimum: 0, maximum: 999_999_999_999.99, maxDecimals: 2 });
+    expect(schemas.consultingFeeItem.create.properties.consultingFee).toMatchObject({
+      type: 'number',
+      minimum: 0,
+      maximum: 999_999_999_999.99,
+      maxDecimals: 2,
+    });
     expect(schemas.settlementLine.create.properties.amount).toMatchObject({ minimum: 0, maximum: 999_999_999.99 });
     // the server's schemas are the same documents
-    expect(JSON.parse(r.files!.get('server/generated/schemas.json')!).stockAdjustment.create.properties.adjustQty).toEqual(schemas.stockAdjustment.create.properties.adjustQty);
+    expect(JSON.parse(r.files!.get('server/generated/schemas.json')!).stockAdjustment.create.properties.adjustQty).toEqual(
+      schemas.stockAdjustment.create.properties.adjustQty,
+    );
   });
 
   it('decimalLimit and numericRange', () => {
@@ -170,7 +226,12 @@ describe('the generated schemas, validators and DDL follow the ranges', () => {
     expect(pg).toMatch(/"settlement_id" BIGINT,/);
     expect(pg).not.toMatch(/CHECK \("(id|version)"/);
     // every declared numeric column of every table has its CHECK
-    const tables = JSON.parse(r.files!.get('server/generated/tables.json')!) as Record<string, { name: string; columns: { name: string; fieldType: string; range?: unknown }[] }[]>;
-    for (const t of tables.sqlite) for (const c of t.columns) if (['integer', 'decimal'].includes(c.fieldType) && !['id', 'version'].includes(c.name)) expect(c.range, `${t.name}.${c.name}`).toBeTruthy();
+    const tables = JSON.parse(r.files!.get('server/generated/tables.json')!) as Record<
+      string,
+      { name: string; columns: { name: string; fieldType: string; range?: unknown }[] }[]
+    >;
+    for (const t of tables.sqlite)
+      for (const c of t.columns)
+        if (['integer', 'decimal'].includes(c.fieldType) && !['id', 'version'].includes(c.name)) expect(c.range, `${t.name}.${c.name}`).toBeTruthy();
   });
 });

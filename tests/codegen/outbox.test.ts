@@ -48,7 +48,10 @@ describe('metadata/interfaces.json', () => {
       j.interfaces.intf0001.messages[0].action = 'deliver';
     });
     await expectError(FILE, '/interfaces/intf0001/messages/0/action', /unknown action "deliver" of entity "order"/);
-    edit(FILE, (j) => (j.interfaces.intf0004.messages[0] = { entity: 'consultingFeeItem', action: 'import', reference: ['feePartsCode'], fields: ['feePartsCode'] }));
+    edit(
+      FILE,
+      (j) => (j.interfaces.intf0004.messages[0] = { entity: 'consultingFeeItem', action: 'import', reference: ['feePartsCode'], fields: ['feePartsCode'] }),
+    );
     await expectError(FILE, '/interfaces/intf0004/messages/0/action', /a collection action/);
   });
 

@@ -33,7 +33,8 @@ describe('the metadata reference', () => {
   it('lists every option of every meta-schema', () => {
     const missing: string[] = [];
     for (const f of readdirSync(SCHEMAS)) {
-      for (const n of propertyNames(JSON.parse(readFileSync(join(SCHEMAS, f), 'utf8')))) if (!generated.text.includes(`| \`${n}\` |`)) missing.push(`${f}: ${n}`);
+      for (const n of propertyNames(JSON.parse(readFileSync(join(SCHEMAS, f), 'utf8'))))
+        if (!generated.text.includes(`| \`${n}\` |`)) missing.push(`${f}: ${n}`);
     }
     expect(missing).toEqual([]);
   });
@@ -43,7 +44,14 @@ describe('the metadata reference', () => {
   });
 
   it('links only to sections it has', () => {
-    const anchors = new Set([...generated.text.matchAll(/^### (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')));
+    const anchors = new Set(
+      [...generated.text.matchAll(/^### (.+)$/gm)].map((m) =>
+        m[1]
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, ''),
+      ),
+    );
     const links = [...generated.text.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
     expect(links.length).toBeGreaterThan(50);
     for (const l of links) expect(anchors.has(l), l).toBe(true);

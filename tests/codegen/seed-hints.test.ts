@@ -24,7 +24,11 @@ describe('seed hints', () => {
     edit('entities/notice.json', (j) => (j.seed = { rows: 5, values: { status: ['repealed'] }, ranges: { publishedAt: { min: -30, max: 0 } } }));
     const r = await run();
     expect(r.errors).toEqual([]);
-    expect(r.model!.entities.notice.seed).toEqual({ rows: 5, values: { status: [r.model!.codeTables.noticeStatus.values.find((v) => v.key === 'repealed')!.code] }, ranges: { publishedAt: { min: -30, max: 0 } } });
+    expect(r.model!.entities.notice.seed).toEqual({
+      rows: 5,
+      values: { status: [r.model!.codeTables.noticeStatus.values.find((v) => v.key === 'repealed')!.code] },
+      ranges: { publishedAt: { min: -30, max: 0 } },
+    });
   });
   it('an unknown field', async () => {
     edit('entities/notice.json', (j) => (j.seed = { values: { titel: ['x'] } }));
@@ -34,7 +38,7 @@ describe('seed hints', () => {
     edit('entities/notice.json', (j) => (j.seed = { values: { createdBy: ['x'] } }));
     await expectError('entities/notice.json', '/seed/values/createdBy', /filled by the engine/);
   });
-  it('a value the field\'s validation refuses', async () => {
+  it("a value the field's validation refuses", async () => {
     edit('entities/account.json', (j) => (j.seed = { values: { mobile: ['12345'] } }));
     await expectError('entities/account.json', '/seed/values/mobile/0', /does not pass the validation of string field "mobile"/);
   });
@@ -42,14 +46,26 @@ describe('seed hints', () => {
     edit('entities/notice.json', (j) => (j.seed = { values: { status: ['published'] } }));
     await expectError('entities/notice.json', '/seed/values/status/0', /unknown code key "published"/);
   });
-  it('a range outside the field\'s own, and a range on a string', async () => {
+  it("a range outside the field's own, and a range on a string", async () => {
     edit('entities/order.json', (j) => (j.seed = { ranges: { orderQty: { min: -5, max: 10 }, orderNo: { min: 1, max: 2 } } }));
     const errs = await errorsOf();
-    expect(errs.some((m) => m.startsWith('metadata/entities/order.json#/seed/ranges/orderQty:') && /leaves the field's own range/.test(m)), errs.join('\n')).toBe(true);
-    expect(errs.some((m) => m.startsWith('metadata/entities/order.json#/seed/ranges/orderNo:') && /not to string/.test(m)), errs.join('\n')).toBe(true);
+    expect(
+      errs.some((m) => m.startsWith('metadata/entities/order.json#/seed/ranges/orderQty:') && /leaves the field's own range/.test(m)),
+      errs.join('\n'),
+    ).toBe(true);
+    expect(
+      errs.some((m) => m.startsWith('metadata/entities/order.json#/seed/ranges/orderNo:') && /not to string/.test(m)),
+      errs.join('\n'),
+    ).toBe(true);
   });
   it('a code table declared in an entity file cannot take a name that is already used', async () => {
-    edit('entities/notice.json', (j) => (j.codeTables = { noticeStatus: { label: { 'zh-CN': '状态', 'en-US': 'Status' }, values: [{ code: '1', key: 'on', label: { 'zh-CN': '开', 'en-US': 'On' } }] } }));
+    edit(
+      'entities/notice.json',
+      (j) =>
+        (j.codeTables = {
+          noticeStatus: { label: { 'zh-CN': '状态', 'en-US': 'Status' }, values: [{ code: '1', key: 'on', label: { 'zh-CN': '开', 'en-US': 'On' } }] },
+        }),
+    );
     await expectError('entities/notice.json', '/codeTables/noticeStatus', /is already defined in metadata\/codes\/notice.json/);
   });
 });

@@ -26,8 +26,10 @@ test.afterAll(async () => {
   await db.close();
 });
 
-const accountRow = (userId: string) => db.get<{ id: number; status: string; email: string }>(`SELECT id, status, email FROM account WHERE user_id = ?`, [userId]);
-const queued = async (accountId: number) => (await db.all<{ template: string }>(`SELECT template FROM _mail_queue WHERE account_id = ? ORDER BY id`, [accountId])).map((m) => m.template);
+const accountRow = (userId: string) =>
+  db.get<{ id: number; status: string; email: string }>(`SELECT id, status, email FROM account WHERE user_id = ?`, [userId]);
+const queued = async (accountId: number) =>
+  (await db.all<{ template: string }>(`SELECT template FROM _mail_queue WHERE account_id = ? ORDER BY id`, [accountId])).map((m) => m.template);
 /** the subject of a mail template in a language (metadata/mail.json, as the sender renders it) */
 const subject = (template: 'registration' | 'unlock', locale: Locale) => serverMetadata.mail[template].content[locale].subject;
 
@@ -112,7 +114,10 @@ for (const locale of LOCALES) {
     const unlocked = await waitForMail(seen, (m) => recipient(m).includes(`${userId}@example.com`) && m.subject === subject('unlock', locale));
     expect(unlocked.text).toContain(userId);
     // both in the audit trail, by staff01
-    const trail = await db.all<{ operation: string; userId: string }>(`SELECT operation, user_id AS "userId" FROM audit_entry WHERE resource = 'accounts' AND record_id = ? ORDER BY id`, [acc.id]);
+    const trail = await db.all<{ operation: string; userId: string }>(
+      `SELECT operation, user_id AS "userId" FROM audit_entry WHERE resource = 'accounts' AND record_id = ? ORDER BY id`,
+      [acc.id],
+    );
     expect(trail).toEqual([
       { operation: 'create', userId: 'staff01' },
       { operation: 'action:lock', userId: 'staff01' },

@@ -13,5 +13,5 @@ export function chromiumPath(): string {
     }
   }
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
-  throw new Error('Chromium not found: install Debian\'s package (apt-get install chromium) or set CHROMIUM_PATH');
+  throw new Error("Chromium not found: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH");
 }

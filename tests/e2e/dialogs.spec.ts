@@ -13,7 +13,6 @@ import { codeOf, firstWhere, getRecord, token } from './pages/api.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 
-
 /** Ticks the first `n` rows that offer `action`; answers their ids. */
 async function chooseRows(page: Page, action: string, n: number): Promise<string[]> {
   const rows = screen.rows(page).filter({ has: page.getByTestId(`lean-row-action-${action}`) });
@@ -99,7 +98,10 @@ for (const locale of LOCALES) {
 const statusCode = (key: string): string => metadata.codeTables.purchaseOrderStatus.values.find((v) => v.key === key)!.code;
 
 for (const locale of LOCALES) {
-  test(`order confirm: the delivery-card dialog shows the lines, takes this-shipment and print quantities, confirms and prints in one step (${locale})`, async ({ page, request }) => {
+  test(`order confirm: the delivery-card dialog shows the lines, takes this-shipment and print quantities, confirms and prints in one step (${locale})`, async ({
+    page,
+    request,
+  }) => {
     const tok = await token(request, 'sup01');
     await loginIn(page, 'sup01', locale);
     const s = screenNamed('orderConfirm');
@@ -112,7 +114,8 @@ for (const locale of LOCALES) {
     const dialog = screen.dialog(page, 'confirm');
     const confirm = metadata.entities.order.actions.confirm;
     // the spec's dialog: order no, part code, order qty, per-package qty, this-shipment qty, print qty, confirm, back
-    for (const f of ['orderNo', 'partsCode', 'orderQty', 'perPackageQty']) await expect(dialog.getByTestId(`action-grid-th-${f}`)).toHaveText(t(locale, metadata.entities.order.fields[f].labelKey));
+    for (const f of ['orderNo', 'partsCode', 'orderQty', 'perPackageQty'])
+      await expect(dialog.getByTestId(`action-grid-th-${f}`)).toHaveText(t(locale, metadata.entities.order.fields[f].labelKey));
     await expect(dialog.getByTestId('action-grid-th-thisShipmentQty')).toContainText(t(locale, confirm.input.thisShipmentQty.labelKey));
     await expect(dialog.getByTestId('input-printQty')).toContainText(t(locale, confirm.input.printQty.labelKey));
     await expect(dialog.getByTestId('action-cancel')).toBeVisible();
@@ -157,17 +160,26 @@ for (const locale of LOCALES) {
   });
 }
 
-
 for (const locale of LOCALES) {
-  test(`claim view: the dealer's photos download and preview; the supplier adds and removes appeal evidence (${locale})`, async ({ page, request, context }) => {
+  test(`claim view: the dealer's photos download and preview; the supplier adds and removes appeal evidence (${locale})`, async ({
+    page,
+    request,
+    context,
+  }) => {
     const tok = await token(request, 'sup01');
-    const waiting = await firstWhere(request, tok, 'claims', { logisticsStatus: codeOf('logisticsConfirmStatus', 'wait'), status: codeOf('claimStatus', 'unaudited') });
+    const waiting = await firstWhere(request, tok, 'claims', {
+      logisticsStatus: codeOf('logisticsConfirmStatus', 'wait'),
+      status: codeOf('claimStatus', 'unaudited'),
+    });
     const settled = await firstWhere(request, tok, 'claims', { logisticsStatus: codeOf('logisticsConfirmStatus', 'confirmed') });
     await loginIn(page, 'sup01', locale);
     const view = screenNamed('claimAudit');
     await openScreen(page, view, locale, `?id=${waiting.id}`);
     const table = page.getByTestId('related-table-claim-attachments');
-    const dealerRow = table.getByTestId('lean-row').filter({ hasText: t(locale, `code.claimAttachmentSource.${codeOf('claimAttachmentSource', 'dealer')}`) }).first();
+    const dealerRow = table
+      .getByTestId('lean-row')
+      .filter({ hasText: t(locale, `code.claimAttachmentSource.${codeOf('claimAttachmentSource', 'dealer')}`) })
+      .first();
     await expect(dealerRow).toBeVisible();
     // the dealer's photo: download, and a preview that shows the picture; never deleted by the supplier
     const download = page.waitForEvent('download');
@@ -236,7 +248,10 @@ for (const locale of LOCALES) {
     await dialog.getByTestId('input-objection').locator('textarea').first().fill(`objection ${locale}`);
     await dialog.getByTestId('action-submit').click();
     await expectNotification(page, t(locale, 'message.submitSuccess'));
-    expect(await getRecord(request, tok, 'settlements', String(rejected.id))).toMatchObject({ approvalStatus: codeOf('settlementApprovalStatus', 'pending'), objection: `objection ${locale}` });
+    expect(await getRecord(request, tok, 'settlements', String(rejected.id))).toMatchObject({
+      approvalStatus: codeOf('settlementApprovalStatus', 'pending'),
+      objection: `objection ${locale}`,
+    });
   });
 }
 
@@ -255,7 +270,10 @@ test('a confirmed hazardous-chemicals receipt offers no document upload (its doc
 });
 
 for (const locale of LOCALES) {
-  test(`report forms and task details: a settlement's detail view lists its lines; the report totals per supplier, period and status and exports (${locale})`, async ({ page, request }) => {
+  test(`report forms and task details: a settlement's detail view lists its lines; the report totals per supplier, period and status and exports (${locale})`, async ({
+    page,
+    request,
+  }) => {
     const tok = await token(request, 'sup01');
     await loginIn(page, 'sup01', locale);
     // task details: from the initiated settlements into one order's detail view

@@ -48,7 +48,9 @@ test('zh-CN: forgot password, the link from the mail, a new password, logged in'
 
   await page.goto(link);
   await expect(page.getByTestId('reset-user')).toHaveText(`用户ID：${userId}`);
-  await expect(page.getByTestId('reset-rules')).toContainText('密码须为 8 到 20 位字母和数字，且至少包含一个字母和一个数字，且不能与最近 5 次使用过的密码相同。');
+  await expect(page.getByTestId('reset-rules')).toContainText(
+    '密码须为 8 到 20 位字母和数字，且至少包含一个字母和一个数字，且不能与最近 5 次使用过的密码相同。',
+  );
   // a bad password first: the rule, checked in the page
   await page.getByTestId('reset-newPassword').fill('short');
   await page.getByTestId('reset-confirmPassword').fill('short');

@@ -14,7 +14,11 @@ export const inboxDir = (port: number | string = process.env.E2E_PORT ?? 3310): 
 /** The names of the mails that have arrived so far (in arrival order). */
 export function inboxNames(port?: number | string): string[] {
   const dir = inboxDir(port);
-  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.eml')).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((n) => n.endsWith('.eml'))
+        .sort()
+    : [];
 }
 
 /** Waits for a mail that was not in `seen` and matches `pred`; polls the folder (the test's timeout bounds it). */

@@ -42,7 +42,10 @@ test.afterAll(async () => {
 for (const [n, locale] of LOCALES.entries()) {
   test(`internal staff filter the interface log, open a failed message and resend it (${locale})`, async ({ page }) => {
     // a failed message of the demo history (a different one per language)
-    const m = (await db.get<Record<string, unknown>>(`SELECT id, reference, idempotency_key, payload, attempts FROM interface_message WHERE status = ? ORDER BY id LIMIT 1 OFFSET ?`, [FAILED, n]))!;
+    const m = (await db.get<Record<string, unknown>>(
+      `SELECT id, reference, idempotency_key, payload, attempts FROM interface_message WHERE status = ? ORDER BY id LIMIT 1 OFFSET ?`,
+      [FAILED, n],
+    ))!;
     const id = Number(m.id);
     const attemptsBefore = Number(m.attempts);
 
@@ -86,7 +89,10 @@ for (const [n, locale] of LOCALES.entries()) {
     // and in the database: sent in one manual attempt, taken once by the receiver
     const after = (await db.get<Record<string, unknown>>(`SELECT status, attempts, last_mode, last_result FROM interface_message WHERE id = ?`, [id]))!;
     expect(after).toMatchObject({ status: SENT, attempts: attemptsBefore + 1, last_mode: MANUAL, last_result: SUCCESS });
-    const attempt = (await db.get<Record<string, unknown>>(`SELECT mode, result, http_status FROM interface_attempt WHERE message_id = ? ORDER BY attempt_no DESC LIMIT 1`, [id]))!;
+    const attempt = (await db.get<Record<string, unknown>>(
+      `SELECT mode, result, http_status FROM interface_attempt WHERE message_id = ? ORDER BY attempt_no DESC LIMIT 1`,
+      [id],
+    ))!;
     expect(attempt).toMatchObject({ mode: MANUAL, result: SUCCESS, http_status: 200 });
     expect(rx.taken.get(String(m.idempotency_key))).toBe(1);
   });

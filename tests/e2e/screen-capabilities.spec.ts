@@ -83,7 +83,9 @@ for (const locale of LOCALES) {
 
     await typeDate(page, to, '2027-01-31');
     await screen.button(page, 'search').click();
-    await expect.poll(() => calls.filters().find((f) => 'releaseDate_gte' in f)).toMatchObject({ releaseDate_gte: '2026-12-31', releaseDate_lte: '2027-01-31' });
+    await expect
+      .poll(() => calls.filters().find((f) => 'releaseDate_gte' in f))
+      .toMatchObject({ releaseDate_gte: '2026-12-31', releaseDate_lte: '2027-01-31' });
   });
 }
 
@@ -212,7 +214,11 @@ type Answer = { status: number; body: any }; // eslint-disable-line @typescript-
 /** A call to the API as the page's logged-in user (another tab of the same user, say). */
 async function api(page: Page, method: 'GET' | 'PUT' | 'POST', path: string, data?: unknown): Promise<Answer> {
   const token = await page.evaluate(() => localStorage.getItem('portal.token'));
-  const res = await page.request.fetch(path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, data: data === undefined ? undefined : JSON.stringify(data) });
+  const res = await page.request.fetch(path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    data: data === undefined ? undefined : JSON.stringify(data),
+  });
   return { status: res.status(), body: await res.json().catch(() => null) };
 }
 
@@ -282,7 +288,7 @@ for (const locale of LOCALES) {
   });
 }
 
-test('a reference column shows the referenced record\'s title: settlement numbers on the consulting list', async ({ page }) => {
+test("a reference column shows the referenced record's title: settlement numbers on the consulting list", async ({ page }) => {
   const locale: Locale = 'en-US';
   const s = screenNamed('consultingList');
   await loginIn(page, 'sup01', locale);
@@ -364,11 +370,24 @@ for (const locale of LOCALES) {
     await openScreen(page, screenNamed('consultingFeeItems'), locale);
     await screen.button(page, 'import').click();
     const dialog = screen.dialog(page, 'import');
-    const good = { originalPartsCode: `MSG-${locale}`, feePartsCode: `ZX-MSG-${locale}`, consultingFee: 10, managementRate: 0.05, supplierCode: 'S001', effectiveDate: '2026-12-01' };
+    const good = {
+      originalPartsCode: `MSG-${locale}`,
+      feePartsCode: `ZX-MSG-${locale}`,
+      consultingFee: 10,
+      managementRate: 0.05,
+      supplierCode: 'S001',
+      effectiveDate: '2026-12-01',
+    };
     const { body } = feeItemTemplate(serverMetadata, locale, [good, { ...good, feePartsCode: `ZX-MSG2-${locale}`, managementRate: 7 }]);
-    await dialog.getByTestId('action-file').setInputFiles({ name: 'fees.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: body });
+    await dialog
+      .getByTestId('action-file')
+      .setInputFiles({ name: 'fees.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: body });
     await dialog.getByTestId('action-submit').click();
-    const reason = t(locale, 'error.importRowError', { row: 3, fieldLabel: t(locale, 'field.consultingFeeItem.managementRate'), reason: t(locale, 'rule.decimal01') });
+    const reason = t(locale, 'error.importRowError', {
+      row: 3,
+      fieldLabel: t(locale, 'field.consultingFeeItem.managementRate'),
+      reason: t(locale, 'rule.decimal01'),
+    });
     await expect(page.locator('.MuiSnackbar-root')).toContainText(reason);
     await dialog.getByTestId('action-cancel').click();
     await logout(page);
@@ -387,6 +406,12 @@ for (const locale of LOCALES) {
     await ship.getByRole('spinbutton').fill('1');
     await ship.getByTestId('action-submit').click();
     const statusNow = t(locale, `code.purchaseOrderStatus.${codeOf('purchaseOrderStatus', 'shipped')}`);
-    await expect(page.locator('.MuiSnackbar-root')).toContainText(t(locale, 'error.statusChanged', { record: order.orderNo, statusLabel: statusNow, actionLabel: t(locale, metadata.entities.order.actions.ship.labelKey) }));
+    await expect(page.locator('.MuiSnackbar-root')).toContainText(
+      t(locale, 'error.statusChanged', {
+        record: order.orderNo,
+        statusLabel: statusNow,
+        actionLabel: t(locale, metadata.entities.order.actions.ship.labelKey),
+      }),
+    );
   });
 }

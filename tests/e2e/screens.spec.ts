@@ -61,7 +61,6 @@ async function checkScreen(page: Page, s: CompiledScreen, locale: Locale): Promi
   }
 }
 
-
 for (const locale of LOCALES) {
   test(`every screen route shows its translated title and columns (${locale})`, async ({ page }) => {
     test.setTimeout(240_000);
@@ -172,7 +171,10 @@ test('order confirm: the action dialog validates like the server, then confirms'
   await loginIn(page, 'sup01', locale);
   await openScreen(page, screenNamed('orderConfirm'), locale);
   // the first line this supplier may confirm (a line it only purchases is listed without the button)
-  const first = screen.rows(page).filter({ has: page.getByTestId('lean-row-action-confirm') }).first();
+  const first = screen
+    .rows(page)
+    .filter({ has: page.getByTestId('lean-row-action-confirm') })
+    .first();
   const id = await first.getAttribute('data-id');
   await screen.row(page, id!).getByTestId('lean-row-action-confirm').click();
   const dialog = screen.dialog(page, 'confirm');
@@ -199,7 +201,10 @@ for (const name of ['orderShip', 'dfsOrderShip']) {
     await loginIn(page, 'sup01', locale);
     await openScreen(page, s, locale);
     // a row whose state allows shipping carries the row's ship button
-    const first = screen.rows(page).filter({ has: page.getByTestId('lean-row-action-ship') }).first();
+    const first = screen
+      .rows(page)
+      .filter({ has: page.getByTestId('lean-row-action-ship') })
+      .first();
     await expect(first).toBeVisible();
     await first.getByRole('checkbox').check();
     await screen.button(page, 'ship').click();
@@ -260,7 +265,10 @@ test('hazardous chemicals: uploading the signed receipt makes it confirmable; th
   await loginIn(page, 'sup01', locale);
   await openScreen(page, screenNamed('recConfirm'), locale);
   // a pending receipt offers no confirm until its document is there
-  const pending = screen.rows(page).filter({ hasText: t(locale, 'code.hazardReceiptStatus.0') }).first();
+  const pending = screen
+    .rows(page)
+    .filter({ hasText: t(locale, 'code.hazardReceiptStatus.0') })
+    .first();
   await expect(pending).toBeVisible();
   const id = (await pending.getAttribute('data-id'))!;
   await expect(pending.getByTestId('lean-row-action-confirm')).toHaveCount(0);
@@ -292,16 +300,27 @@ test('consulting fee items: staff downloads the import template and imports a wo
   await dialog.getByTestId('action-template').click();
   expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
   // a workbook as a user would fill the template in: one good row, one with a bad rate
-  const good = { originalPartsCode: 'E2E-0001', feePartsCode: 'ZX-E2E-0001', consultingFee: 88.5, managementRate: 0.05, supplierCode: 'S001', effectiveDate: '2026-12-01' };
+  const good = {
+    originalPartsCode: 'E2E-0001',
+    feePartsCode: 'ZX-E2E-0001',
+    consultingFee: 88.5,
+    managementRate: 0.05,
+    supplierCode: 'S001',
+    effectiveDate: '2026-12-01',
+  };
   const bad = { ...good, feePartsCode: 'ZX-E2E-0002', managementRate: 'abc' };
   const { body: badFile } = feeItemTemplate(serverMetadata, locale, [good, bad]);
-  await dialog.getByTestId('action-file').setInputFiles({ name: 'fees.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: badFile });
+  await dialog
+    .getByTestId('action-file')
+    .setInputFiles({ name: 'fees.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: badFile });
   await dialog.getByTestId('action-submit').click();
   // nothing is imported; the message names the row at fault
   await expect(page.getByText(t(locale, 'error.importFailed', { count: 1, rows: '3' }))).toBeVisible();
   await expect(dialog).toBeVisible();
   const { body: goodFile } = feeItemTemplate(serverMetadata, locale, [good]);
-  await dialog.getByTestId('action-file').setInputFiles({ name: 'fees.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: goodFile });
+  await dialog
+    .getByTestId('action-file')
+    .setInputFiles({ name: 'fees.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: goodFile });
   await dialog.getByTestId('action-submit').click();
   await expectNotification(page, t(locale, 'message.uploadSuccess'));
   await screen.filter(page, 'feePartsCode_like').fill('ZX-E2E');

@@ -28,7 +28,17 @@ test('search inputs trim pasted spaces', async ({ page, request }) => {
 test('the active tab scrolls into view when the tab bar overflows', async ({ page }) => {
   await page.setViewportSize({ width: 1000, height: 700 });
   await loginIn(page, 'sup01', 'en-US');
-  const paths = ['orderConfirm', 'orderShip', 'orderSearch', 'dfsOrderShip', 'childPartsStockQuery', 'consultingList', 'consultingFeeItems', 'initiatedList', 'consultingReport'].map((n) => screenNamed(n));
+  const paths = [
+    'orderConfirm',
+    'orderShip',
+    'orderSearch',
+    'dfsOrderShip',
+    'childPartsStockQuery',
+    'consultingList',
+    'consultingFeeItems',
+    'initiatedList',
+    'consultingReport',
+  ].map((n) => screenNamed(n));
   for (const s of paths) await openScreen(page, s, 'en-US');
   const bar = page.getByTestId('tags-view');
   const inView = async (path: string) => {
@@ -67,7 +77,10 @@ for (const locale of LOCALES) {
     // a row that has shipments, deep in the page
     const table = screen.table(page);
     await table.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
-    const row = screen.rows(page).filter({ hasText: t(locale, `code.dfsShipStatus.${codeOf('dfsShipStatus', 'partial')}`) }).last();
+    const row = screen
+      .rows(page)
+      .filter({ hasText: t(locale, `code.dfsShipStatus.${codeOf('dfsShipStatus', 'partial')}`) })
+      .last();
     const id = (await row.getAttribute('data-id'))!;
     const dfs = await getRecord(request, tok, 'dfs-orders', id);
     // by its id: the windowed table may still move its rows while the scroll settles, and `.last()` would then name another one
@@ -123,7 +136,9 @@ for (const locale of LOCALES) {
     const rows = sheet.rows.slice(1).map((r) => r.cells);
     expect(rows).toHaveLength(pending.length);
     const statusCol = s.columns.findIndex((c) => c.field === 'status');
-    expect(new Set(rows.map((r) => r[statusCol]))).toEqual(new Set(pendingCodes.filter((c) => pending.some((p) => p.status === c)).map((c) => t(locale, `code.hazardReceiptStatus.${c}`))));
+    expect(new Set(rows.map((r) => r[statusCol]))).toEqual(
+      new Set(pendingCodes.filter((c) => pending.some((p) => p.status === c)).map((c) => t(locale, `code.hazardReceiptStatus.${c}`))),
+    );
   });
 }
 
@@ -135,7 +150,10 @@ test('a line shared by two suppliers: only its direct supplier is offered the sh
   expect(shared && own).toBeTruthy();
   await loginIn(page, 'sup02', 'en-US');
   await openScreen(page, screenNamed('orderShip'), 'en-US');
-  for (const [o, offered] of [[shared!, false], [own!, true]] as const) {
+  for (const [o, offered] of [
+    [shared!, false],
+    [own!, true],
+  ] as const) {
     await screen.filter(page, 'orderNo_like').fill(String(o.orderNo));
     await screen.button(page, 'search').click();
     const row = screen.row(page, String(o.id));
@@ -147,7 +165,10 @@ test('a line shared by two suppliers: only its direct supplier is offered the sh
     await row.getByRole('checkbox').uncheck();
   }
   // and the server refuses it whatever the browser does
-  const r = await request.post(`/api/orders/${shared!.id}/actions/ship`, { headers: { authorization: `Bearer ${tok}`, 'accept-language': 'en-US' }, data: { shipQty: 1 } });
+  const r = await request.post(`/api/orders/${shared!.id}/actions/ship`, {
+    headers: { authorization: `Bearer ${tok}`, 'accept-language': 'en-US' },
+    data: { shipQty: 1 },
+  });
   expect(r.status()).toBe(403);
   expect((await r.json()).message).toBe(t('en-US', 'error.notActingSupplier', { items: `${shared!.orderNo}/${shared!.itemNo}/${shared!.partsCode}` }));
 });

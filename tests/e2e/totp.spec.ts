@@ -27,7 +27,8 @@ const usedRecovery = new Set<string>();
 /** the last time step whose code was sent: the server refuses it and every older one */
 let lastStep = -1;
 
-const codeOf = (step: number): string => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: step * PERIOD_MS + 1_000 });
+const codeOf = (step: number): string =>
+  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: step * PERIOD_MS + 1_000 });
 
 /** A code the server has not seen: this step's, or the next one's (one step of drift is allowed); waits when both are spent. */
 async function freshCode(): Promise<string> {
@@ -132,7 +133,12 @@ test('turning two-step verification on in the personal-info dialog', async ({ pa
 for (const locale of ['zh-CN', 'en-US'] as const) {
   const text = {
     'zh-CN': { title: '两步验证', hint: '请输入身份验证器应用中的 6 位验证码，或一个恢复码。', wrong: '验证码错误或已被使用', verify: '验证' },
-    'en-US': { title: 'Two-step verification', hint: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.', wrong: 'The verification code is wrong or has already been used', verify: 'Verify' },
+    'en-US': {
+      title: 'Two-step verification',
+      hint: 'Enter the 6-digit code from your authenticator app, or one of your recovery codes.',
+      wrong: 'The verification code is wrong or has already been used',
+      verify: 'Verify',
+    },
   }[locale];
 
   test(`the login asks for the code (${locale}): a wrong one is refused, the right one gets in`, async ({ page }) => {
@@ -217,10 +223,17 @@ test.afterAll(async ({}, testInfo) => {
     const first = await (await api.post('/connect/token', form({ grant_type: 'password', username: USER, password: PASSWORD, warehouse: 'PDC01' }))).json();
     let token: string | undefined = first.access_token;
     const spare = recoveryCodes.filter((c) => !usedRecovery.has(c));
-    if (!token && first.mfa_token) token = (await (await api.post('/connect/token', form({ grant_type: 'mfa', mfa_token: first.mfa_token, code: spare.shift() ?? (await freshCode()) }))).json()).access_token;
+    if (!token && first.mfa_token)
+      token = (
+        await (await api.post('/connect/token', form({ grant_type: 'mfa', mfa_token: first.mfa_token, code: spare.shift() ?? (await freshCode()) }))).json()
+      ).access_token;
     if (token) {
       const info = await (await api.post('/supplierApi/accountInfo/info', { headers: { authorization: `Bearer ${token}` } })).json();
-      if (info.data.user.mfa.enabled) await api.post('/supplierApi/accountInfo/totp/disable', { headers: { authorization: `Bearer ${token}` }, data: { code: spare.shift() ?? (await freshCode()) } });
+      if (info.data.user.mfa.enabled)
+        await api.post('/supplierApi/accountInfo/totp/disable', {
+          headers: { authorization: `Bearer ${token}` },
+          data: { code: spare.shift() ?? (await freshCode()) },
+        });
     }
   } finally {
     await api.dispose();

@@ -11,7 +11,14 @@ import { RowWriter } from '../../server/seed/writer.ts';
 import { hashPassword, TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { bearer, build, code, listUrl, login, type TestApp } from './helpers.ts';
 
-interface Caller { name: string; profile: Profile; token: string; supplier: string | null; warehouse: string; claimWarehouse: boolean }
+interface Caller {
+  name: string;
+  profile: Profile;
+  token: string;
+  supplier: string | null;
+  warehouse: string;
+  claimWarehouse: boolean;
+}
 
 let t: TestApp;
 const callers: Caller[] = [];
@@ -22,8 +29,19 @@ beforeAll(async () => {
   // dealer and logistics accounts are not demo accounts: add one of each so every profile is tried
   const hash = await hashPassword('demo2026A', TEST_PARAMS);
   await RowWriter.write(t.app.db, metadata, (w) => {
-    for (const [userId, type] of [['dealer01', 'dealer'], ['logi01', 'logistics']] as const) {
-      w.insert('account', { userId, name: userId, accountType: code('accountType', type), departmentId: 'D001', status: '0', passwordHash: hash, passwordChangedAt: new Date().toISOString() });
+    for (const [userId, type] of [
+      ['dealer01', 'dealer'],
+      ['logi01', 'logistics'],
+    ] as const) {
+      w.insert('account', {
+        userId,
+        name: userId,
+        accountType: code('accountType', type),
+        departmentId: 'D001',
+        status: '0',
+        passwordHash: hash,
+        passwordChangedAt: new Date().toISOString(),
+      });
     }
   });
   const specs: [string, Profile, string | null, string][] = [
@@ -36,7 +54,14 @@ beforeAll(async () => {
     ['logi01', 'logistics', null, 'PDC01'],
   ];
   for (const [name, profile, supplier, warehouse] of specs) {
-    callers.push({ name: `${name}@${warehouse}`, profile, token: await login(t.app, name, warehouse), supplier, warehouse, claimWarehouse: warehouse === 'PDC01' });
+    callers.push({
+      name: `${name}@${warehouse}`,
+      profile,
+      token: await login(t.app, name, warehouse),
+      supplier,
+      warehouse,
+      claimWarehouse: warehouse === 'PDC01',
+    });
   }
 });
 afterAll(() => t.close());
@@ -68,7 +93,11 @@ describe.each(entities.map((e) => [e.resource, e] as const))('%s', (_resource, e
       if (blockedByWarehouse && granted(e, 'read', c.profile)) expect(r.json().code).toBe('error.notClaimWarehouse');
       if (expected !== 200) continue;
       for (const rec of r.json() as Record<string, unknown>[]) {
-        if (c.supplier && e.scope.supplierFields.length) expect(e.scope.supplierFields.some((f) => rec[f] === c.supplier), `${c.name} saw ${e.resource} ${rec.id} of another supplier`).toBe(true);
+        if (c.supplier && e.scope.supplierFields.length)
+          expect(
+            e.scope.supplierFields.some((f) => rec[f] === c.supplier),
+            `${c.name} saw ${e.resource} ${rec.id} of another supplier`,
+          ).toBe(true);
         if (e.scope.warehouseField) expect(rec[e.scope.warehouseField], `${c.name} saw ${e.resource} ${rec.id} of another warehouse`).toBe(c.warehouse);
         const where = e.access.read?.[c.profile]?.where;
         for (const [f, vals] of Object.entries(where ?? {})) expect(vals).toContain(rec[f]);

@@ -30,19 +30,34 @@ const LOCKED = code('accountStatus', 'locked');
 const MUST_CHANGE = code('accountStatus', 'mustChangePassword');
 const DISABLED = code('accountStatus', 'disabled');
 
-const post = (url: string, token: string, payload: object = {}, lang = 'en-US') => t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': lang }, payload });
+const post = (url: string, token: string, payload: object = {}, lang = 'en-US') =>
+  t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': lang }, payload });
 const register = (payload: object, token = staff, lang = 'en-US') => post('/api/accounts/actions/register', token, payload, lang);
 const act = (id: number, action: string, token = staff) => post(`/api/accounts/${id}/actions/${action}`, token);
 const idOf = async (userId: string) => Number((await t.app.db.get<{ id: number }>(`SELECT id FROM account WHERE user_id = ?`, [userId]))!.id);
 const row = (userId: string) =>
-  t.app.db.get<{ id: number; status: string; failedLogins: number; hash: string; changedAt: string | null; validFrom: string | null; language: string; email: string }>(
+  t.app.db.get<{
+    id: number;
+    status: string;
+    failedLogins: number;
+    hash: string;
+    changedAt: string | null;
+    validFrom: string | null;
+    language: string;
+    email: string;
+  }>(
     `SELECT id, status, failed_logins AS "failedLogins", password_hash AS "hash", password_changed_at AS "changedAt", sessions_valid_from AS "validFrom", language, email FROM account WHERE user_id = ?`,
     [userId],
   );
 const mails = (accountId: number) =>
-  t.app.db.all<{ template: string; vars: string; status: string }>(`SELECT template, vars, status FROM _mail_queue WHERE account_id = ? ORDER BY id`, [accountId]).then((rs) => rs.map((m) => ({ template: m.template, vars: JSON.parse(m.vars) as Record<string, unknown>, status: m.status })));
+  t.app.db
+    .all<{ template: string; vars: string; status: string }>(`SELECT template, vars, status FROM _mail_queue WHERE account_id = ? ORDER BY id`, [accountId])
+    .then((rs) => rs.map((m) => ({ template: m.template, vars: JSON.parse(m.vars) as Record<string, unknown>, status: m.status })));
 const audits = (accountId: number) =>
-  t.app.db.all<{ userId: string; operation: string; changes: string }>(`SELECT user_id AS "userId", operation, changes FROM audit_entry WHERE resource = 'accounts' AND record_id = ? ORDER BY id`, [accountId]);
+  t.app.db.all<{ userId: string; operation: string; changes: string }>(
+    `SELECT user_id AS "userId", operation, changes FROM audit_entry WHERE resource = 'accounts' AND record_id = ? ORDER BY id`,
+    [accountId],
+  );
 const count = async (sql: string, params: unknown[] = []) => Number((await t.app.db.get<{ n: number }>(sql, params))!.n);
 /** the tokens carry whole seconds: an end of sessions must come after their issue time */
 const nextSecond = () => new Promise((r) => setTimeout(r, 1100));
@@ -75,9 +90,12 @@ describe('who administers accounts', () => {
     for (const token of [sup, supAdmin]) {
       expect((await t.app.inject({ method: 'GET', url: listUrl('accounts'), headers: bearer(token) })).statusCode).toBe(403);
       expect((await t.app.inject({ method: 'GET', url: `/api/accounts/${id}`, headers: bearer(token) })).statusCode).toBe(403);
-      expect((await t.app.inject({ method: 'PUT', url: `/api/accounts/${id}`, headers: bearer(token), payload: { name: 'x', version: 1 } })).statusCode).toBe(403);
+      expect((await t.app.inject({ method: 'PUT', url: `/api/accounts/${id}`, headers: bearer(token), payload: { name: 'x', version: 1 } })).statusCode).toBe(
+        403,
+      );
       expect((await register(newUser(), token)).statusCode).toBe(403);
-      for (const a of ['lock', 'unlock', 'resetPassword', 'disable', 'enable', 'endSessions', 'resetTotp']) expect((await act(id, a, token)).statusCode, a).toBe(403);
+      for (const a of ['lock', 'unlock', 'resetPassword', 'disable', 'enable', 'endSessions', 'resetTotp'])
+        expect((await act(id, a, token)).statusCode, a).toBe(403);
     }
     // and the generic create stays closed: an account is only made by the register action (password, e-mail)
     expect((await post('/api/accounts', staff, newUser())).statusCode).toBe(403);
@@ -90,7 +108,7 @@ describe('list and search', () => {
     const get = async (q: Parameters<typeof listUrl>[1]) => {
       const r = await t.app.inject({ method: 'GET', url: listUrl('accounts', q), headers: bearer(staff) });
       expect(r.statusCode, r.body).toBe(200);
-      return (r.json() as { userId: string; passwordHash?: string }[]);
+      return r.json() as { userId: string; passwordHash?: string }[];
     };
     expect((await get({ filter: { userId_like: 'sup0' } })).map((a) => a.userId)).toEqual(['sup01', 'sup02']);
     expect((await get({ filter: { accountType: code('accountType', 'supplierAdmin') } })).map((a) => a.userId)).toEqual(['supadmin']);
@@ -183,14 +201,24 @@ describe('edit contact data', () => {
   it('changes name, e-mail, phones and language, audited; the user ID, type and supplier stay as created', async () => {
     const { userId, id } = await created();
     const rec = (await t.app.inject({ method: 'GET', url: `/api/accounts/${id}`, headers: bearer(staff) })).json() as Record<string, unknown>;
-    const r = await t.app.inject({ method: 'PUT', url: `/api/accounts/${id}`, headers: bearer(staff), payload: { ...rec, name: '周杰', email: 'zhou@example.cn', mobile: '13900139000', language: 'zh-CN' } });
+    const r = await t.app.inject({
+      method: 'PUT',
+      url: `/api/accounts/${id}`,
+      headers: bearer(staff),
+      payload: { ...rec, name: '周杰', email: 'zhou@example.cn', mobile: '13900139000', language: 'zh-CN' },
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ name: '周杰', email: 'zhou@example.cn', mobile: '13900139000', language: 'zh-CN', userId });
     const last = (await audits(id)).at(-1)!;
     expect(last).toMatchObject({ userId: 'staff01', operation: 'update' });
     expect(JSON.parse(last.changes)).toMatchObject({ name: [rec.name, '周杰'], email: [rec.email, 'zhou@example.cn'] });
     const fresh = r.json() as Record<string, unknown>;
-    for (const [f, v] of [['userId', 'other1'], ['accountType', code('accountType', 'internal')], ['departmentId', 'S001'], ['status', NORMAL]] as const) {
+    for (const [f, v] of [
+      ['userId', 'other1'],
+      ['accountType', code('accountType', 'internal')],
+      ['departmentId', 'S001'],
+      ['status', NORMAL],
+    ] as const) {
       const bad = await t.app.inject({ method: 'PUT', url: `/api/accounts/${id}`, headers: bearer(staff), payload: { ...fresh, [f]: v } });
       expect(bad.statusCode, f).toBe(400);
       expect(bad.json().errors[f]).toBe('validation.readOnly');

@@ -18,15 +18,26 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (url: string, tok: string, payload: unknown, lang = 'en-US') => t.app.inject({ method: 'POST', url, headers: { ...bearer(tok), 'accept-language': lang }, payload: payload as object });
+const post = (url: string, tok: string, payload: unknown, lang = 'en-US') =>
+  t.app.inject({ method: 'POST', url, headers: { ...bearer(tok), 'accept-language': lang }, payload: payload as object });
 const get = (url: string, tok: string) => t.app.inject({ method: 'GET', url, headers: bearer(tok) });
 const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
 let seq = 0;
 const line = (status: string, direct: string, purchasing: string) => {
   seq++;
   return insert('order', {
-    orderNo: `PSH${String(seq).padStart(6, '0')}`, itemNo: 1, partsCode: `SH-${seq}`, orderQty: 10, shippedQty: 0, unsentQty: 10, thisShipmentQty: 10,
-    status: code('purchaseOrderStatus', status), warehouseCode: 'PDC01', directSupplierCode: direct, productionSupplierCode: purchasing, purchasingSupplierCode: purchasing,
+    orderNo: `PSH${String(seq).padStart(6, '0')}`,
+    itemNo: 1,
+    partsCode: `SH-${seq}`,
+    orderQty: 10,
+    shippedQty: 0,
+    unsentQty: 10,
+    thisShipmentQty: 10,
+    status: code('purchaseOrderStatus', status),
+    warehouseCode: 'PDC01',
+    directSupplierCode: direct,
+    productionSupplierCode: purchasing,
+    purchasingSupplierCode: purchasing,
   });
 };
 
@@ -65,8 +76,17 @@ describe('an order line shared by two suppliers (direct S001, purchasing S002)',
 describe('a DFS line shared by two suppliers (original S001, purchase S002)', () => {
   it('is shipped by the purchase supplier only', async () => {
     const id = await insert('dfsOrder', {
-      dealerCode: 'D100', dealerOrderNo: 'SA-SHARED-1', purchaseOrderNo: 'P-SHARED-1', partsCode: 'SH-DFS', orderQty: 5, sentQty: 0, unsentQty: 5,
-      shipStatus: code('dfsShipStatus', 'wait'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S002', warehouseCode: 'PDC01',
+      dealerCode: 'D100',
+      dealerOrderNo: 'SA-SHARED-1',
+      purchaseOrderNo: 'P-SHARED-1',
+      partsCode: 'SH-DFS',
+      orderQty: 5,
+      sentQty: 0,
+      unsentQty: 5,
+      shipStatus: code('dfsShipStatus', 'wait'),
+      originalSupplierCode: 'S001',
+      purchaseSupplierCode: 'S002',
+      warehouseCode: 'PDC01',
     });
     expect((await get(`/api/dfs-orders/${id}`, sup1)).statusCode).toBe(200);
     const refused = await post(`/api/dfs-orders/${id}/actions/ship`, sup1, { shipQty: 1 });

@@ -21,48 +21,62 @@ afterAll(() => t.close());
 
 const AUDIT_COUNT = async () => Number((await t.app.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_entry'))!.n);
 const LAST_AUDIT = async () => (await t.app.db.get('SELECT * FROM audit_entry ORDER BY id DESC LIMIT 1'))!;
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object) => t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
 
 describe('audit trail', () => {
   it('create, update, action, delete and upload each write who, when, what and where', async () => {
-    let n = (await AUDIT_COUNT());
+    let n = await AUDIT_COUNT();
     const created = (await call('POST', '/api/notices', admin, { title: '审计', content: 'v1' })).json();
-    expect((await AUDIT_COUNT())).toBe(++n);
-    expect((await LAST_AUDIT())).toMatchObject({ user_id: 'supadmin', warehouse_code: 'PDC01', resource: 'notices', record_id: created.id, operation: 'create' });
+    expect(await AUDIT_COUNT()).toBe(++n);
+    expect(await LAST_AUDIT()).toMatchObject({ user_id: 'supadmin', warehouse_code: 'PDC01', resource: 'notices', record_id: created.id, operation: 'create' });
     expect(JSON.parse(String((await LAST_AUDIT()).changes)).title).toEqual([null, '审计']);
 
     await call('PUT', `/api/notices/${created.id}`, admin, { ...created, content: 'v2' });
-    expect((await AUDIT_COUNT())).toBe(++n);
+    expect(await AUDIT_COUNT()).toBe(++n);
     expect(JSON.parse(String((await LAST_AUDIT()).changes))).toEqual({ content: ['v1', 'v2'] });
 
     await call('POST', `/api/notices/${created.id}/actions/repeal`, admin, {});
-    expect((await AUDIT_COUNT())).toBe(++n);
+    expect(await AUDIT_COUNT()).toBe(++n);
     expect((await LAST_AUDIT()).operation).toBe('action:repeal');
 
     const m = multipart({ noticeId: String(created.id) }, { name: 'a.pdf', data: PDF });
     await t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload', headers: { ...bearer(admin), ...m.headers }, payload: m.payload });
-    expect((await AUDIT_COUNT())).toBe(++n);
+    expect(await AUDIT_COUNT()).toBe(++n);
     expect(JSON.parse(String((await LAST_AUDIT()).changes)).storageName).toEqual(['***', '***']);
 
     await call('DELETE', `/api/notices/${created.id}`, admin);
-    expect((await AUDIT_COUNT())).toBe(n + 1);
+    expect(await AUDIT_COUNT()).toBe(n + 1);
     expect((await LAST_AUDIT()).operation).toBe('delete');
   });
 
   it('a failed operation leaves no audit row: it is rolled back with the change', async () => {
     const w = await RowWriter.open(t.app.db, metadata);
-    const mk = (qty: number) => w.insert('order', { orderNo: `AU${qty}${Math.random().toString(36).slice(2, 8)}`, itemNo: 1, partsCode: 'P', orderQty: qty, shippedQty: 0, unsentQty: qty, status: code('purchaseOrderStatus', 'confirmed'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001' });
+    const mk = (qty: number) =>
+      w.insert('order', {
+        orderNo: `AU${qty}${Math.random().toString(36).slice(2, 8)}`,
+        itemNo: 1,
+        partsCode: 'P',
+        orderQty: qty,
+        shippedQty: 0,
+        unsentQty: qty,
+        status: code('purchaseOrderStatus', 'confirmed'),
+        warehouseCode: 'PDC01',
+        directSupplierCode: 'S001',
+        productionSupplierCode: 'S001',
+        purchasingSupplierCode: 'S001',
+      });
     const a = mk(10);
     const b = mk(1);
     await w.close();
-    const before = (await AUDIT_COUNT());
+    const before = await AUDIT_COUNT();
     const r = await call('POST', '/api/orders/actions/ship', sup, { ids: [a, b], shipQty: 5 });
     expect(r.statusCode).toBe(409);
-    expect((await AUDIT_COUNT())).toBe(before);
+    expect(await AUDIT_COUNT()).toBe(before);
     expect(await t.app.db.get('SELECT shipped_qty, version FROM "order" WHERE id = ?', [a])).toEqual({ shipped_qty: 0, version: 1 });
     const stale = await call('PUT', `/api/notices/1`, admin, { version: 999, content: 'x' });
     expect(stale.statusCode).toBe(409);
-    expect((await AUDIT_COUNT())).toBe(before);
+    expect(await AUDIT_COUNT()).toBe(before);
   });
 
   it('is readable through the API by internal staff and the administrator, never by suppliers, never writable', async () => {
@@ -93,7 +107,11 @@ describe('protections on every answer', () => {
   it('CORS is closed: another origin gets no Access-Control-Allow-Origin, preflights are not answered', async () => {
     const r = await t.app.inject({ method: 'GET', url: '/api/warehouses', headers: { origin: 'https://evil.example' } });
     expect(r.headers['access-control-allow-origin']).toBeUndefined();
-    const pre = await t.app.inject({ method: 'OPTIONS', url: '/api/notices', headers: { origin: 'https://evil.example', 'access-control-request-method': 'DELETE' } });
+    const pre = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/notices',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'DELETE' },
+    });
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
     expect(pre.statusCode).toBe(404);
   });

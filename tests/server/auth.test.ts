@@ -150,7 +150,12 @@ describe('tokens', () => {
     try {
       const mine = await login(d.app, 'staff01');
       const elsewhere = await login(d.app, 'staff01', 'PDC02');
-      const r = await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(mine), payload: { oldPassword: 'demo2026A', newPassword: 'Changed2026x', confirmPassword: 'Changed2026x' } });
+      const r = await d.app.inject({
+        method: 'POST',
+        url: '/supplierApi/accountInfo/update',
+        headers: bearer(mine),
+        payload: { oldPassword: 'demo2026A', newPassword: 'Changed2026x', confirmPassword: 'Changed2026x' },
+      });
       expect(r.statusCode, r.body).toBe(200);
       const fresh = r.headers['x-refreshed-token'] as string;
       const ask = (tok: string) => d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/info', headers: bearer(tok) });
@@ -159,7 +164,10 @@ describe('tokens', () => {
       expect((await ask(fresh)).statusCode).toBe(200);
       // a profile change without a new password ends nothing
       const again = await login(d.app, 'staff01', 'PDC01', 'Changed2026x');
-      expect((await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(fresh), payload: { email: 'staff@example.com' } })).statusCode).toBe(200);
+      expect(
+        (await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(fresh), payload: { email: 'staff@example.com' } }))
+          .statusCode,
+      ).toBe(200);
       expect((await ask(again)).statusCode).toBe(200);
     } finally {
       await d.close();
@@ -178,9 +186,12 @@ describe('tokens', () => {
     expect(claims.json().code).toBe('error.notClaimWarehouse');
   });
 
-  it('account info answers the spec\'s shape', async () => {
+  it("account info answers the spec's shape", async () => {
     const r = await info(await login(t.app, 'supadmin'));
-    expect(r.json()).toMatchObject({ status: 200, data: { user: { userId: 'supadmin', accountType: '4', roleId: 'sys', admin: true, warehouseCode: 'PDC01' } } });
+    expect(r.json()).toMatchObject({
+      status: 200,
+      data: { user: { userId: 'supadmin', accountType: '4', roleId: 'sys', admin: true, warehouseCode: 'PDC01' } },
+    });
     expect(Date.parse(r.json().data.serverTime)).toBeGreaterThan(0);
   });
 });
@@ -206,10 +217,18 @@ describe('passwords', () => {
     const update = (body: object) => t.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(token), payload: body });
     expect((await update({ email: 'a@b.cn' })).json().errors.newPassword).toBe('validation.required');
     expect((await update({ oldPassword: 'init2026A', newPassword: 'short1', confirmPassword: 'short1' })).json().errors.newPassword).toBe('rule.password');
-    expect((await update({ oldPassword: 'init2026A', newPassword: 'onlyletters', confirmPassword: 'onlyletters' })).json().errors.newPassword).toBe('rule.password');
-    expect((await update({ oldPassword: 'init2026A', newPassword: 'NewPass2026', confirmPassword: 'NewPass2027' })).json().errors.confirmPassword).toBe('error.passwordMismatch');
-    expect((await update({ oldPassword: 'wrongOld1', newPassword: 'NewPass2026', confirmPassword: 'NewPass2026' })).json().errors.oldPassword).toBe('error.wrongOldPassword');
-    expect((await update({ oldPassword: 'init2026A', newPassword: 'init2026A', confirmPassword: 'init2026A' })).json().errors.newPassword).toBe('error.passwordReused');
+    expect((await update({ oldPassword: 'init2026A', newPassword: 'onlyletters', confirmPassword: 'onlyletters' })).json().errors.newPassword).toBe(
+      'rule.password',
+    );
+    expect((await update({ oldPassword: 'init2026A', newPassword: 'NewPass2026', confirmPassword: 'NewPass2027' })).json().errors.confirmPassword).toBe(
+      'error.passwordMismatch',
+    );
+    expect((await update({ oldPassword: 'wrongOld1', newPassword: 'NewPass2026', confirmPassword: 'NewPass2026' })).json().errors.oldPassword).toBe(
+      'error.wrongOldPassword',
+    );
+    expect((await update({ oldPassword: 'init2026A', newPassword: 'init2026A', confirmPassword: 'init2026A' })).json().errors.newPassword).toBe(
+      'error.passwordReused',
+    );
     const ok = await update({ oldPassword: 'init2026A', newPassword: 'NewPass2026', confirmPassword: 'NewPass2026' });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().data.accountStatus).toBe(0);
@@ -226,7 +245,12 @@ describe('passwords', () => {
     try {
       let token = await login(d.app, 'staff01');
       const change = async (from: string, to: string) => {
-        const r = await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(token), payload: { oldPassword: from, newPassword: to, confirmPassword: to } });
+        const r = await d.app.inject({
+          method: 'POST',
+          url: '/supplierApi/accountInfo/update',
+          headers: bearer(token),
+          payload: { oldPassword: from, newPassword: to, confirmPassword: to },
+        });
         // as the client does: a refreshed token replaces the stored one
         token = (r.headers['x-refreshed-token'] as string | undefined) ?? token;
         return r;
@@ -248,7 +272,10 @@ describe('passwords', () => {
       const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
       await d.app.db.run(`UPDATE account SET password_changed_at = ? WHERE user_id = 'sup01'`, [ago(metadata.app.password.expiryDays + 1)]);
       const expired = await tokenResponse(d.app, 'sup01', 'demo2026A', 'PDC01', 'en-US');
-      expect(expired.json()).toMatchObject({ account_status: 602, password_notice: { code: 'error.passwordExpired', message: 'The password have out of date,please modify!' } });
+      expect(expired.json()).toMatchObject({
+        account_status: 602,
+        password_notice: { code: 'error.passwordExpired', message: 'The password have out of date,please modify!' },
+      });
       await d.app.db.run(`UPDATE account SET password_changed_at = ? WHERE user_id = 'staff01'`, [ago(metadata.app.password.expiryDays - 3)]);
       const soon = await tokenResponse(d.app, 'staff01', 'demo2026A', 'PDC01', 'en-US');
       expect(soon.json()).toMatchObject({ account_status: 0, password_notice: { code: 'error.passwordExpiresSoon', days: 3 } });
@@ -260,13 +287,25 @@ describe('passwords', () => {
 
   it('the profile call validates email, mobile and telephone with the metadata rules', async () => {
     const token = await login(t.app, 'staff01');
-    const r = await t.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(token), payload: { email: 'not-an-email', mobile: '1380013800', telephone: '02112345678' } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/supplierApi/accountInfo/update',
+      headers: bearer(token),
+      payload: { email: 'not-an-email', mobile: '1380013800', telephone: '02112345678' },
+    });
     expect(r.statusCode).toBe(400);
     expect(r.json().errors).toEqual({ email: 'rule.email', mobile: 'rule.mobile', telephone: 'rule.telephone' });
-    const ok = await t.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/update', headers: bearer(token), payload: { email: 'liu@example.cn', mobile: '13912345678', telephone: '021-87654321' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/supplierApi/accountInfo/update',
+      headers: bearer(token),
+      payload: { email: 'liu@example.cn', mobile: '13912345678', telephone: '021-87654321' },
+    });
     expect(ok.statusCode).toBe(200);
     expect((await info(token)).json().data.user).toMatchObject({ email: 'liu@example.cn', mobile: '13912345678' });
-    const audit = (await t.app.db.get<{ changes: string }>(`SELECT changes FROM audit_entry WHERE resource = 'accounts' AND operation = 'profile' ORDER BY id DESC LIMIT 1`))!;
+    const audit = (await t.app.db.get<{ changes: string }>(
+      `SELECT changes FROM audit_entry WHERE resource = 'accounts' AND operation = 'profile' ORDER BY id DESC LIMIT 1`,
+    ))!;
     expect(JSON.parse(audit.changes).email[1]).toBe('liu@example.cn');
   });
 });
@@ -279,13 +318,19 @@ describe('session limits', () => {
       const other = await login(d.app, 'sup01', 'PDC02');
       const admin = await login(d.app, 'staff01');
       const id = Number((await d.app.db.get<{ id: number }>(`SELECT id FROM account WHERE user_id = 'sup01'`))!.id);
-      expect((await d.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/endSessions`, headers: bearer(token), payload: {} })).statusCode).toBe(403);
-      expect((await d.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/endSessions`, headers: bearer(await login(d.app, 'supadmin')), payload: {} })).statusCode).toBe(403);
+      expect((await d.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/endSessions`, headers: bearer(token), payload: {} })).statusCode).toBe(
+        403,
+      );
+      expect(
+        (await d.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/endSessions`, headers: bearer(await login(d.app, 'supadmin')), payload: {} }))
+          .statusCode,
+      ).toBe(403);
       // tokens carry whole seconds: make sure the end is later than their issue time
       await new Promise((r) => setTimeout(r, 1100));
       const r = await d.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/endSessions`, headers: bearer(admin), payload: {} });
       expect(r.statusCode, r.body).toBe(200);
-      for (const tk of [token, other]) expect((await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/info', headers: bearer(tk) })).statusCode).toBe(401);
+      for (const tk of [token, other])
+        expect((await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/info', headers: bearer(tk) })).statusCode).toBe(401);
       await new Promise((r2) => setTimeout(r2, 1100));
       expect((await d.app.inject({ method: 'POST', url: '/supplierApi/accountInfo/info', headers: bearer(await login(d.app, 'sup01')) })).statusCode).toBe(200);
     } finally {
@@ -318,7 +363,10 @@ describe('session limits', () => {
     try {
       const admin = await login(d.app, 'supadmin');
       const codes: number[] = [];
-      for (let i = 0; i < 4; i++) codes.push((await d.app.inject({ method: 'POST', url: '/api/notices', headers: bearer(admin), payload: { title: `限流 ${i}`, content: 'c' } })).statusCode);
+      for (let i = 0; i < 4; i++)
+        codes.push(
+          (await d.app.inject({ method: 'POST', url: '/api/notices', headers: bearer(admin), payload: { title: `限流 ${i}`, content: 'c' } })).statusCode,
+        );
       expect(codes).toEqual([201, 201, 201, 429]);
       // reading is not limited by it
       expect((await d.app.inject({ method: 'GET', url: '/api/notices', headers: bearer(admin) })).statusCode).toBe(200);

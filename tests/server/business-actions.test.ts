@@ -22,15 +22,25 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (url: string, token: string, payload: unknown = {}, lang = 'en-US') => t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
+const post = (url: string, token: string, payload: unknown = {}, lang = 'en-US') =>
+  t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
 let orderSeq = 0;
 /** Writes one row and answers its id (the writer buffers rows; this writes at once). */
 const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
 function order(values: Record<string, unknown> = {}): Promise<number> {
   orderSeq++;
   return insert('order', {
-    orderNo: `PT${String(orderSeq).padStart(6, '0')}`, itemNo: 1, partsCode: '8E0-615-301-A', orderQty: 10, shippedQty: 0, unsentQty: 10,
-    status: code('purchaseOrderStatus', 'released'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001',
+    orderNo: `PT${String(orderSeq).padStart(6, '0')}`,
+    itemNo: 1,
+    partsCode: '8E0-615-301-A',
+    orderQty: 10,
+    shippedQty: 0,
+    unsentQty: 10,
+    status: code('purchaseOrderStatus', 'released'),
+    warehouseCode: 'PDC01',
+    directSupplierCode: 'S001',
+    productionSupplierCode: 'S001',
+    purchasingSupplierCode: 'S001',
     ...values,
   });
 }
@@ -77,8 +87,11 @@ describe('purchase order lines', () => {
     const refused = res.filter((r) => r.statusCode === 409).length;
     expect(ok).toBe(10);
     expect(refused).toBe(30);
-    expect((await row('"order"', id))).toMatchObject({ shipped_qty: 10, unsent_qty: 0, version: 11 });
-    const audit = (await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_entry WHERE resource = 'orders' AND record_id = ? AND operation = 'action:ship'`, [id]))!;
+    expect(await row('"order"', id)).toMatchObject({ shipped_qty: 10, unsent_qty: 0, version: 11 });
+    const audit = (await t.app.db.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM audit_entry WHERE resource = 'orders' AND record_id = ? AND operation = 'action:ship'`,
+      [id],
+    ))!;
     expect(audit.n).toBe(10);
   });
 
@@ -103,7 +116,20 @@ describe('purchase order lines', () => {
 
 describe('DFS orders', () => {
   it('ship writes a history row, updates quantities and names the order/part at fault', async () => {
-    const id = await insert('dfsOrder', { dealerCode: 'D100', dealerName: '上海一号店', dealerOrderNo: 'SA2026110001', purchaseOrderNo: 'P2026110001', partsCode: '1K0-199-262', orderQty: 5, sentQty: 0, unsentQty: 5, shipStatus: code('dfsShipStatus', 'wait'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S001', warehouseCode: 'PDC01' });
+    const id = await insert('dfsOrder', {
+      dealerCode: 'D100',
+      dealerName: '上海一号店',
+      dealerOrderNo: 'SA2026110001',
+      purchaseOrderNo: 'P2026110001',
+      partsCode: '1K0-199-262',
+      orderQty: 5,
+      sentQty: 0,
+      unsentQty: 5,
+      shipStatus: code('dfsShipStatus', 'wait'),
+      originalSupplierCode: 'S001',
+      purchaseSupplierCode: 'S001',
+      warehouseCode: 'PDC01',
+    });
     const r = await post(`/api/dfs-orders/${id}/actions/ship`, sup, { shipQty: 2 });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ sentQty: 2, unsentQty: 3, shipStatus: code('dfsShipStatus', 'partial') });
@@ -114,7 +140,11 @@ describe('DFS orders', () => {
     expect(bad.json().message).toContain('SA2026110001/1K0-199-262');
     const done = await post(`/api/dfs-orders/${id}/actions/ship`, sup, { shipQty: 3 });
     expect(done.json().shipStatus).toBe(code('dfsShipStatus', 'finished'));
-    const list = await t.app.inject({ method: 'GET', url: `/api/dfs-shipments?filter=${encodeURIComponent(JSON.stringify({ dfsOrderId: id }))}`, headers: bearer(sup) });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/dfs-shipments?filter=${encodeURIComponent(JSON.stringify({ dfsOrderId: id }))}`,
+      headers: bearer(sup),
+    });
     expect(list.json()).toHaveLength(2);
   });
 });
@@ -122,31 +152,62 @@ describe('DFS orders', () => {
 describe('difference adjustments', () => {
   // an adjustment names a part of the supplier's child-part stock (metadata lookup): two parts with none in stock
   const stockOf = (partsCode: string) =>
-    insert('childPartStock', { partsCode, supplierCode: 'S001', warehouseCode: 'PDC01', demandQty: 0, stockQty: 0, availableQty: 0, totalStockQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
+    insert('childPartStock', {
+      partsCode,
+      supplierCode: 'S001',
+      warehouseCode: 'PDC01',
+      demandQty: 0,
+      stockQty: 0,
+      availableQty: 0,
+      totalStockQty: 0,
+      abnormalStockQty: 0,
+      waitingShipQty: 0,
+      shortageQty: 0,
+    });
 
   it('supplier saves (numbered, from the session) and submits; staff adjusts the stock', async () => {
     await stockOf('C-100');
-    const created = await post('/api/stock-adjustments', sup, { partsCode: 'C-100', partsDescription: '垫片', adjustQty: 5, adjustType: code('adjustType', 'adjustAccount'), reason: '盘点差异' });
+    const created = await post('/api/stock-adjustments', sup, {
+      partsCode: 'C-100',
+      partsDescription: '垫片',
+      adjustQty: 5,
+      adjustType: code('adjustType', 'adjustAccount'),
+      reason: '盘点差异',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const a = created.json();
     expect(a.billNo).toMatch(/^TZ\d{8}\d{6}$/);
-    expect(a).toMatchObject({ supplierCode: 'S001', supplierName: '华东汽车零部件有限公司', warehouseCode: 'PDC01', status: code('stockAdjustStatus', 'unsubmitted') });
+    expect(a).toMatchObject({
+      supplierCode: 'S001',
+      supplierName: '华东汽车零部件有限公司',
+      warehouseCode: 'PDC01',
+      status: code('stockAdjustStatus', 'unsubmitted'),
+    });
     expect((await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, {})).statusCode).toBe(409);
     const sub = await post(`/api/stock-adjustments/${a.id}/actions/submit`, sup, {});
     expect(sub.json().status).toBe(code('stockAdjustStatus', 'unaudited'));
-    const edit = await t.app.inject({ method: 'PUT', url: `/api/stock-adjustments/${a.id}`, headers: bearer(sup), payload: { ...(sub.json() as object), adjustQty: 9 } });
+    const edit = await t.app.inject({
+      method: 'PUT',
+      url: `/api/stock-adjustments/${a.id}`,
+      headers: bearer(sup),
+      payload: { ...(sub.json() as object), adjustQty: 9 },
+    });
     expect(edit.statusCode).toBe(409);
     expect(edit.json().code).toBe('error.editNotAllowed');
     const adj = await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, { auditNote: '同意' });
     expect(adj.statusCode, adj.body).toBe(200);
     expect(adj.json().status).toBe(code('stockAdjustStatus', 'adjust'));
-    const stock = await t.app.db.get(`SELECT stock_qty FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = 'C-100'`);
+    const stock = await t.app.db.get(
+      `SELECT stock_qty FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = 'C-100'`,
+    );
     expect(stock).toEqual({ stock_qty: 5 });
   });
 
   it('a negative adjustment below zero stock is refused and nothing changes', async () => {
     await stockOf('C-200');
-    const a = (await post('/api/stock-adjustments', sup, { partsCode: 'C-200', adjustQty: -3, adjustType: code('adjustType', 'scrap'), reason: '报废' })).json();
+    const a = (
+      await post('/api/stock-adjustments', sup, { partsCode: 'C-200', adjustQty: -3, adjustType: code('adjustType', 'scrap'), reason: '报废' })
+    ).json();
     await post(`/api/stock-adjustments/${a.id}/actions/submit`, sup, {});
     const r = await post(`/api/stock-adjustments/${a.id}/actions/adjust`, staff, {});
     expect(r.statusCode).toBe(409);
@@ -157,27 +218,45 @@ describe('difference adjustments', () => {
 
 describe('consulting-fee settlement', () => {
   function line(supplier: string, amount: number): Promise<number> {
-    return insert('settlementLine', { period: '2026-10', supplierCode: supplier, originalPartsCode: 'OP-1', feePartsCode: 'FP-1', qty: 1, unitFee: amount, amount, status: code('settlementLineStatus', 'toBeSettled') });
+    return insert('settlementLine', {
+      period: '2026-10',
+      supplierCode: supplier,
+      originalPartsCode: 'OP-1',
+      feePartsCode: 'FP-1',
+      qty: 1,
+      unitFee: amount,
+      amount,
+      status: code('settlementLineStatus', 'toBeSettled'),
+    });
   }
   it('initiate groups lines into a numbered order; reject sends them back; the objection takes them again; agree settles', async () => {
     const ids = [await line('S001', 100.5), await line('S001', 200.25)];
     const init = await post('/api/settlement-lines/actions/initiate', sup, { ids });
     expect(init.statusCode, init.body).toBe(200);
     const sid = init.json().data[0].settlementId as number;
-    const s = (await row('settlement', sid));
+    const s = await row('settlement', sid);
     expect(s).toMatchObject({ line_count: 2, total_amount: 300.75, approval_status: code('settlementApprovalStatus', 'pending'), supplier_code: 'S001' });
     expect(String(s.settlement_no)).toMatch(/^JS\d{14}$/);
     const noOpinion = await post(`/api/settlements/${sid}/actions/reject`, staff, {});
     expect(noOpinion.statusCode).toBe(400);
     expect(noOpinion.json().errors.opinion).toBe('validation.required');
     expect((await post(`/api/settlements/${sid}/actions/reject`, staff, { opinion: '金额有误' })).statusCode).toBe(200);
-    expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([code('settlementLineStatus', 'toBeSettled'), code('settlementLineStatus', 'toBeSettled')]);
+    expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([
+      code('settlementLineStatus', 'toBeSettled'),
+      code('settlementLineStatus', 'toBeSettled'),
+    ]);
     expect((await post(`/api/settlements/${sid}/actions/rejectRejection`, sup, {})).json().errors.objection).toBe('validation.required');
     expect((await post(`/api/settlements/${sid}/actions/rejectRejection`, sup, { objection: '数量已核对无误' })).statusCode).toBe(200);
-    expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([code('settlementLineStatus', 'inProgress'), code('settlementLineStatus', 'inProgress')]);
+    expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([
+      code('settlementLineStatus', 'inProgress'),
+      code('settlementLineStatus', 'inProgress'),
+    ]);
     const agree = await post(`/api/settlements/${sid}/actions/agree`, staff, { opinion: '同意' });
     expect(agree.json()).toMatchObject({ approvalStatus: code('settlementApprovalStatus', 'agreed'), approver: 'staff01' });
-    expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([code('settlementLineStatus', 'settled'), code('settlementLineStatus', 'settled')]);
+    expect(await Promise.all(ids.map(async (i) => (await row('settlement_line', i)).status))).toEqual([
+      code('settlementLineStatus', 'settled'),
+      code('settlementLineStatus', 'settled'),
+    ]);
   });
 
   it('lines of another supplier cannot be initiated (404), lines already in progress cannot (409)', async () => {
@@ -192,30 +271,59 @@ describe('consulting-fee settlement', () => {
 
 describe('hazardous-chemicals receipts', () => {
   it('uploading the document makes a pending receipt "uploaded" (with its name); only then can it be confirmed', async () => {
-    const id = await insert('hazardReceipt', { receiptNo: 'WH2026110001', supplierCode: 'S001', partsCode: 'HZ-01', partsName: '制动液', qty: 20, status: code('hazardReceiptStatus', 'pending') });
+    const id = await insert('hazardReceipt', {
+      receiptNo: 'WH2026110001',
+      supplierCode: 'S001',
+      partsCode: 'HZ-01',
+      partsName: '制动液',
+      qty: 20,
+      status: code('hazardReceiptStatus', 'pending'),
+    });
     const early = await post(`/api/hazard-receipts/${id}/actions/confirm`, sup, {});
     expect(early.statusCode).toBe(409);
     expect(early.json().code).toBe('error.documentRequired');
     // the engine-only action has no route
     expect((await post(`/api/hazard-receipts/${id}/actions/markUploaded`, sup, {})).statusCode).toBe(404);
     const m = multipart({ hazardReceiptId: String(id) }, { name: '签收单.pdf', data: PDF });
-    const up = await t.app.inject({ method: 'POST', url: '/api/hazard-receipt-documents/upload', headers: { ...bearer(sup), ...m.headers }, payload: m.payload });
+    const up = await t.app.inject({
+      method: 'POST',
+      url: '/api/hazard-receipt-documents/upload',
+      headers: { ...bearer(sup), ...m.headers },
+      payload: m.payload,
+    });
     expect(up.statusCode, up.body).toBe(201);
-    expect((await row('hazard_receipt', id))).toMatchObject({ status: code('hazardReceiptStatus', 'uploaded'), document_name: '签收单.pdf' });
+    expect(await row('hazard_receipt', id)).toMatchObject({ status: code('hazardReceiptStatus', 'uploaded'), document_name: '签收单.pdf' });
     const ok = await post(`/api/hazard-receipts/${id}/actions/confirm`, sup, {});
     expect(ok.json()).toMatchObject({ status: code('hazardReceiptStatus', 'confirmed'), confirmedBy: 'sup01' });
     // another supplier cannot attach a document to it
     const m2 = multipart({ hazardReceiptId: String(id) }, { name: 'x.pdf', data: PDF });
-    const foreign = await t.app.inject({ method: 'POST', url: '/api/hazard-receipt-documents/upload', headers: { ...bearer(sup2), ...m2.headers }, payload: m2.payload });
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: '/api/hazard-receipt-documents/upload',
+      headers: { ...bearer(sup2), ...m2.headers },
+      payload: m2.payload,
+    });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().errors.hazardReceiptId).toBe('validation.ref');
   });
 
   it('before confirmation the document may be replaced; once confirmed it is frozen (no new, replaced or deleted document)', async () => {
-    const id = await insert('hazardReceipt', { receiptNo: 'WH2026110002', supplierCode: 'S001', partsCode: 'HZ-02', partsName: '冷却液', qty: 5, status: code('hazardReceiptStatus', 'pending') });
+    const id = await insert('hazardReceipt', {
+      receiptNo: 'WH2026110002',
+      supplierCode: 'S001',
+      partsCode: 'HZ-02',
+      partsName: '冷却液',
+      qty: 5,
+      status: code('hazardReceiptStatus', 'pending'),
+    });
     const upload = (name: string, overwrite = false) => {
       const m = multipart({ hazardReceiptId: String(id) }, { name, data: PDF });
-      return t.app.inject({ method: 'POST', url: `/api/hazard-receipt-documents/upload${overwrite ? '?overwrite=true' : ''}`, headers: { ...bearer(sup), ...m.headers }, payload: m.payload });
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/hazard-receipt-documents/upload${overwrite ? '?overwrite=true' : ''}`,
+        headers: { ...bearer(sup), ...m.headers },
+        payload: m.payload,
+      });
     };
     const first = await upload('回执.pdf');
     expect(first.statusCode, first.body).toBe(201);

@@ -25,16 +25,31 @@ afterAll(() => t.close());
 const get = (url: string, tok = sup) => t.app.inject({ method: 'GET', url, headers: { ...bearer(tok), 'accept-language': 'en-US' } });
 const upload = (claimId: number, name: string, data: Buffer, tok = sup, overwrite = false) => {
   const m = multipart({ claimId: String(claimId) }, { name, data });
-  return t.app.inject({ method: 'POST', url: `/api/claim-attachments/upload${overwrite ? '?overwrite=true' : ''}`, headers: { ...bearer(tok), ...m.headers }, payload: m.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/claim-attachments/upload${overwrite ? '?overwrite=true' : ''}`,
+    headers: { ...bearer(tok), ...m.headers },
+    payload: m.payload,
+  });
 };
 /** a claim of S001 (visible to sup01) in the given logistics status */
 async function claimIn(logistics: string): Promise<number> {
-  const row = await t.app.db.get<{ id: number }>(`SELECT id FROM claim WHERE supplier_code = 'S001' AND logistics_status = ? AND status <> ? ORDER BY id LIMIT 1`, [code('logisticsConfirmStatus', logistics), code('claimStatus', 'unsubmitted')]);
+  const row = await t.app.db.get<{ id: number }>(
+    `SELECT id FROM claim WHERE supplier_code = 'S001' AND logistics_status = ? AND status <> ? ORDER BY id LIMIT 1`,
+    [code('logisticsConfirmStatus', logistics), code('claimStatus', 'unsubmitted')],
+  );
   return Number(row!.id);
 }
-const attachmentsOf = async (claimId: number, tok = sup) => (await get(`/api/claim-attachments?filter=${encodeURIComponent(JSON.stringify({ claimId }))}`, tok)).json() as { id: number; fileName: string; source: string; mimeType: string; fileSize: number }[];
+const attachmentsOf = async (claimId: number, tok = sup) =>
+  (await get(`/api/claim-attachments?filter=${encodeURIComponent(JSON.stringify({ claimId }))}`, tok)).json() as {
+    id: number;
+    fileName: string;
+    source: string;
+    mimeType: string;
+    fileSize: number;
+  }[];
 
-describe('the dealers\' photos in the demo data', () => {
+describe("the dealers' photos in the demo data", () => {
   it('are real JPG and PNG files: listed under their claim, downloaded and previewed inline', async () => {
     const id = await claimIn('wait');
     const list = await attachmentsOf(id);
@@ -55,8 +70,8 @@ describe('the dealers\' photos in the demo data', () => {
   });
 });
 
-describe('a supplier\'s evidence', () => {
-  it('is added with an appeal (logistics waiting or appealing), as JPG or PNG, marked as the supplier\'s', async () => {
+describe("a supplier's evidence", () => {
+  it("is added with an appeal (logistics waiting or appealing), as JPG or PNG, marked as the supplier's", async () => {
     for (const state of ['wait', 'appealing']) {
       const id = await claimIn(state);
       const r = await upload(id, `证据-${state}.png`, PNG);
@@ -92,7 +107,7 @@ describe('a supplier\'s evidence', () => {
     await t.app.db.run(`UPDATE claim SET logistics_status = ? WHERE id = ?`, [code('logisticsConfirmStatus', 'wait'), id]);
   });
 
-  it('the supplier deletes its own evidence, never the dealer\'s photos; other suppliers and staff upload nothing', async () => {
+  it("the supplier deletes its own evidence, never the dealer's photos; other suppliers and staff upload nothing", async () => {
     const id = await claimIn('wait');
     const mine = (await upload(id, 'mine.png', PNG)).json();
     const dealers = (await attachmentsOf(id)).find((a) => a.source === code('claimAttachmentSource', 'dealer'))!;

@@ -35,13 +35,20 @@ const limitedProcs: ServeProcess[] = [];
 let serveOptions: Parameters<typeof startServeProcess>[0];
 const tokens: Record<string, string> = {};
 
-interface Answer { status: number; body: Record<string, unknown> & { code?: string } }
+interface Answer {
+  status: number;
+  body: Record<string, unknown> & { code?: string };
+}
 
 /** One HTTP call to server process `which` (0 or 1). */
 async function call(which: number, method: string, path: string, token: string | null, payload?: unknown): Promise<Answer> {
   const r = await fetch(`${procs[which % procs.length].base}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), 'accept-language': 'en-US' },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      'accept-language': 'en-US',
+    },
     ...(payload !== undefined ? { body: JSON.stringify(payload) } : {}),
   });
   const text = await r.text();
@@ -103,7 +110,10 @@ beforeAll(async () => {
     accountAttemptsPerMinute: 1e6,
   });
   // the first may migrate (a no-op on a migrated database); the second leaves it, as cluster workers do
-  await startAll(procs, [{ ...common, migrate: true }, { ...common, migrate: false }]);
+  await startAll(procs, [
+    { ...common, migrate: true },
+    { ...common, migrate: false },
+  ]);
   // tokens are made by one process and used on both (the secret and revocations are shared)
   tokens.sup = await loginOver(0, 'sup01');
   tokens.staff = await loginOver(1, 'staff01');
@@ -137,8 +147,17 @@ describe(`two server processes over one ${BACKEND} database`, () => {
   function order(values: Record<string, unknown>): Promise<number> {
     orderSeq++;
     return insert('order', {
-      orderNo: `CC${String(orderSeq).padStart(6, '0')}`, itemNo: 1, partsCode: '8E0-615-301-A', orderQty: 10, shippedQty: 0, unsentQty: 10,
-      status: code('purchaseOrderStatus', 'released'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001',
+      orderNo: `CC${String(orderSeq).padStart(6, '0')}`,
+      itemNo: 1,
+      partsCode: '8E0-615-301-A',
+      orderQty: 10,
+      shippedQty: 0,
+      unsentQty: 10,
+      status: code('purchaseOrderStatus', 'released'),
+      warehouseCode: 'PDC01',
+      directSupplierCode: 'S001',
+      productionSupplierCode: 'S001',
+      purchasingSupplierCode: 'S001',
       ...values,
     });
   }
@@ -151,7 +170,12 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     // refused either on the quantity (line still confirmed) or on the state (line already shipped)
     for (const r of res.filter((x) => x.status === 409)) expect(['error.shipQtyExceeded', 'error.illegalTransition']).toContain(r.body.code);
     // the successful answers saw every quantity from 1 to 60 exactly once: each ship saw the one before it
-    expect(res.filter((r) => r.status === 200).map((r) => Number(r.body.shippedQty)).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(
+      res
+        .filter((r) => r.status === 200)
+        .map((r) => Number(r.body.shippedQty))
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     expect(await row('"order"', id)).toMatchObject({ shipped_qty: 60, unsent_qty: 0, status: code('purchaseOrderStatus', 'shipped'), version: 61 });
     expect(await count(`SELECT COUNT(*) AS n FROM audit_entry WHERE resource = 'orders' AND record_id = ? AND operation = 'action:ship'`, [id])).toBe(60);
   });
@@ -166,14 +190,28 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     }
     const winner = res.find((r) => r.status === 200)!;
     // the stored quantity is the winner's, not a later loser's
-    expect(await row('"order"', id)).toMatchObject({ status: code('purchaseOrderStatus', 'confirmed'), this_shipment_qty: winner.body.thisShipmentQty, version: 2 });
+    expect(await row('"order"', id)).toMatchObject({
+      status: code('purchaseOrderStatus', 'confirmed'),
+      this_shipment_qty: winner.body.thisShipmentQty,
+      version: 2,
+    });
     expect(await count(`SELECT COUNT(*) AS n FROM audit_entry WHERE resource = 'orders' AND record_id = ? AND operation = 'action:confirm'`, [id])).toBe(1);
   });
 
   it('30 parallel DFS ships of 1 on a line with 20 unsent: exactly 20 ship, with 20 history rows', async () => {
     const id = await insert('dfsOrder', {
-      dealerCode: 'D100', dealerName: '上海一号店', dealerOrderNo: 'CC-SA-0001', purchaseOrderNo: 'CC-P-0001', partsCode: '1K0-199-262', orderQty: 20, sentQty: 0, unsentQty: 20,
-      shipStatus: code('dfsShipStatus', 'wait'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S001', warehouseCode: 'PDC01',
+      dealerCode: 'D100',
+      dealerName: '上海一号店',
+      dealerOrderNo: 'CC-SA-0001',
+      purchaseOrderNo: 'CC-P-0001',
+      partsCode: '1K0-199-262',
+      orderQty: 20,
+      sentQty: 0,
+      unsentQty: 20,
+      shipStatus: code('dfsShipStatus', 'wait'),
+      originalSupplierCode: 'S001',
+      purchaseSupplierCode: 'S001',
+      warehouseCode: 'PDC01',
     });
     const res = await burst(30, () => ['POST', `/api/dfs-orders/${id}/actions/ship`, tokens.sup, { shipQty: 1 }]);
     expect(tally(res, 200), JSON.stringify(statuses(res))).toBe(20);
@@ -188,7 +226,18 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     const before = await count(`SELECT COALESCE(MAX(id), 0) AS n FROM settlement`, []);
     const ids: number[] = [];
     for (let i = 0; i < 10; i++) {
-      ids.push(await insert('settlementLine', { period: '2026-10', supplierCode: 'S001', originalPartsCode: `CC-OP-${i}`, feePartsCode: 'FP-1', qty: 1, unitFee: 10 + i, amount: 10 + i, status: code('settlementLineStatus', 'toBeSettled') }));
+      ids.push(
+        await insert('settlementLine', {
+          period: '2026-10',
+          supplierCode: 'S001',
+          originalPartsCode: `CC-OP-${i}`,
+          feePartsCode: 'FP-1',
+          qty: 1,
+          unitFee: 10 + i,
+          amount: 10 + i,
+          status: code('settlementLineStatus', 'toBeSettled'),
+        }),
+      );
     }
     // every fifth call takes all ten lines, the others overlapping windows of four
     const subsets = Array.from({ length: 20 }, (_, k) => (k % 5 === 0 ? ids : ids.slice(k % 7, (k % 7) + 4)));
@@ -211,7 +260,10 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     const claimed = ok.flatMap(({ k }) => subsets[k]);
     expect(new Set(claimed).size).toBe(claimed.length);
 
-    const lines = await db!.all<{ id: number; status: string; settlement_id: number | null }>(`SELECT id, status, settlement_id FROM settlement_line WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`, ids);
+    const lines = await db!.all<{ id: number; status: string; settlement_id: number | null }>(
+      `SELECT id, status, settlement_id FROM settlement_line WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
+      ids,
+    );
     for (const l of lines) {
       if (claimed.includes(Number(l.id))) {
         expect(l.status).toBe(code('settlementLineStatus', 'inProgress'));
@@ -222,24 +274,44 @@ describe(`two server processes over one ${BACKEND} database`, () => {
       }
     }
     // the settlements created are exactly the successful calls' ones, each with its lines' count and total
-    const created = await db!.all<{ id: number; line_count: number; total_amount: number }>(`SELECT id, line_count, total_amount FROM settlement WHERE id > ? ORDER BY id`, [before]);
+    const created = await db!.all<{ id: number; line_count: number; total_amount: number }>(
+      `SELECT id, line_count, total_amount FROM settlement WHERE id > ? ORDER BY id`,
+      [before],
+    );
     expect(created.map((s) => Number(s.id)).sort((a, b) => a - b)).toEqual([...settlementIds].sort((a, b) => a - b));
     for (const s of created) {
       const mine = lines.filter((l) => Number(l.settlement_id) === Number(s.id));
       expect(Number(s.line_count)).toBe(mine.length);
       const amounts = await db!.all<{ amount: number }>(`SELECT amount FROM settlement_line WHERE settlement_id = ?`, [s.id]);
-      expect(Number(s.total_amount)).toBeCloseTo(amounts.reduce((x, a) => x + Number(a.amount), 0), 2);
+      expect(Number(s.total_amount)).toBeCloseTo(
+        amounts.reduce((x, a) => x + Number(a.amount), 0),
+        2,
+      );
     }
   });
 
   it('settlement decisions racing each other: one wins per settlement, and the lines follow the winner', async () => {
-    const line = (i: number) => insert('settlementLine', { period: '2026-09', supplierCode: 'S001', originalPartsCode: `CC-RJ-${i}`, feePartsCode: 'FP-2', qty: 1, unitFee: 5, amount: 5, status: code('settlementLineStatus', 'toBeSettled') });
+    const line = (i: number) =>
+      insert('settlementLine', {
+        period: '2026-09',
+        supplierCode: 'S001',
+        originalPartsCode: `CC-RJ-${i}`,
+        feePartsCode: 'FP-2',
+        qty: 1,
+        unitFee: 5,
+        amount: 5,
+        status: code('settlementLineStatus', 'toBeSettled'),
+      });
     const initiate = async (ids: number[]) => {
       const r = await call(0, 'POST', '/api/settlement-lines/actions/initiate', tokens.sup, { ids });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       return Number((r.body.data as { settlementId: number }[])[0].settlementId);
     };
-    const linesOf = (ids: number[]) => db!.all<{ id: number; status: string; settlement_id: number }>(`SELECT id, status, settlement_id FROM settlement_line WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`, ids);
+    const linesOf = (ids: number[]) =>
+      db!.all<{ id: number; status: string; settlement_id: number }>(
+        `SELECT id, status, settlement_id FROM settlement_line WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
+        ids,
+      );
     const groups: { ids: number[]; sid: number }[] = [];
     for (let g = 0; g < 6; g++) {
       const ids = [await line(g * 2), await line(g * 2 + 1)];
@@ -247,10 +319,12 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     }
 
     // agree (process 0) against reject (process 1) on each pending settlement
-    const decisions = await Promise.all(groups.flatMap(({ sid }) => [
-      call(0, 'POST', `/api/settlements/${sid}/actions/agree`, tokens.staff, { opinion: '同意' }),
-      call(1, 'POST', `/api/settlements/${sid}/actions/reject`, tokens.staff, { opinion: '驳回' }),
-    ]));
+    const decisions = await Promise.all(
+      groups.flatMap(({ sid }) => [
+        call(0, 'POST', `/api/settlements/${sid}/actions/agree`, tokens.staff, { opinion: '同意' }),
+        call(1, 'POST', `/api/settlements/${sid}/actions/reject`, tokens.staff, { opinion: '驳回' }),
+      ]),
+    );
     const rejected: typeof groups = [];
     for (const [g, { ids, sid }] of groups.entries()) {
       const [agree, reject] = [decisions[2 * g], decisions[2 * g + 1]];
@@ -270,10 +344,12 @@ describe(`two server processes over one ${BACKEND} database`, () => {
 
     // on the rejected ones: the objection (process 0) against initiating the same lines anew (process 1)
     if (!rejected.length) return;
-    const races = await Promise.all(rejected.flatMap(({ ids, sid }) => [
-      call(0, 'POST', `/api/settlements/${sid}/actions/rejectRejection`, tokens.sup, { objection: '金额已核对' }),
-      call(1, 'POST', '/api/settlement-lines/actions/initiate', tokens.sup, { ids }),
-    ]));
+    const races = await Promise.all(
+      rejected.flatMap(({ ids, sid }) => [
+        call(0, 'POST', `/api/settlements/${sid}/actions/rejectRejection`, tokens.sup, { objection: '金额已核对' }),
+        call(1, 'POST', '/api/settlement-lines/actions/initiate', tokens.sup, { ids }),
+      ]),
+    );
     for (const [g, { ids, sid }] of rejected.entries()) {
       const [objection, again] = [races[2 * g], races[2 * g + 1]];
       expect([objection.status, again.status].sort(), JSON.stringify([objection.body, again.body])).toEqual([200, 409]);
@@ -297,14 +373,31 @@ describe(`two server processes over one ${BACKEND} database`, () => {
 
   it('60 parallel creates of stock adjustments get 60 different bill numbers', async () => {
     // an adjustment names a part of the supplier's child-part stock (metadata lookup)
-    await insert('childPartStock', { partsCode: 'CC-BILLS', supplierCode: 'S001', warehouseCode: 'PDC01', stockQty: 0, availableQty: 0, totalStockQty: 0, demandQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
+    await insert('childPartStock', {
+      partsCode: 'CC-BILLS',
+      supplierCode: 'S001',
+      warehouseCode: 'PDC01',
+      stockQty: 0,
+      availableQty: 0,
+      totalStockQty: 0,
+      demandQty: 0,
+      abnormalStockQty: 0,
+      waitingShipQty: 0,
+      shortageQty: 0,
+    });
     const res = await burst(60, (k) => ['POST', '/api/stock-adjustments', tokens.sup, { partsCode: 'CC-BILLS', adjustQty: k + 1, reason: '并发测试' }]);
-    expect(statuses(res).filter((s) => s !== 201), JSON.stringify(res.find((r) => r.status !== 201)?.body)).toEqual([]);
+    expect(
+      statuses(res).filter((s) => s !== 201),
+      JSON.stringify(res.find((r) => r.status !== 201)?.body),
+    ).toEqual([]);
     const billNos = res.map((r) => String(r.body.billNo));
     for (const b of billNos) expect(b).toMatch(/^TZ\d{14}$/);
     expect(new Set(billNos).size).toBe(60);
     // and they were stored as answered
-    const stored = await db!.all<{ bill_no: string }>(`SELECT bill_no FROM stock_adjustment WHERE id IN (${res.map(() => '?').join(', ')})`, res.map((r) => r.body.id));
+    const stored = await db!.all<{ bill_no: string }>(
+      `SELECT bill_no FROM stock_adjustment WHERE id IN (${res.map(() => '?').join(', ')})`,
+      res.map((r) => r.body.id),
+    );
     expect(stored.map((s) => s.bill_no).sort()).toEqual([...billNos].sort());
   });
 
@@ -373,8 +466,11 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     const form = new FormData();
     form.set('noticeId', String(noticeId));
     form.set('file', new Blob([new Uint8Array(data)], { type: 'application/pdf' }), name);
-    return fetch(`${procs[which % 2].base}/api/notice-attachments/upload${overwrite ? '?overwrite=true' : ''}`, { method: 'POST', headers: { authorization: `Bearer ${tokens.admin}` }, body: form })
-      .then(async (r) => ({ status: r.status, body: (await r.json()) as Answer['body'] }));
+    return fetch(`${procs[which % 2].base}/api/notice-attachments/upload${overwrite ? '?overwrite=true' : ''}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.admin}` },
+      body: form,
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Answer['body'] }));
   }
   const pdf = (k: number) => Buffer.concat([PDF_BYTES, Buffer.from(`% upload ${k}${' '.repeat(k)}\n`)]);
 
@@ -396,7 +492,10 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     // with overwrite: every upload replaces the one before it; exactly the last one's bytes are kept
     const over = await Promise.all(Array.from({ length: 10 }, (_, k) => upload(k, noticeId, 'same.pdf', pdf(20 + k), true)));
     expect(statuses(over), JSON.stringify(over.find((r) => r.status !== 201)?.body)).toEqual(over.map(() => 201));
-    const rows = await db!.all<{ id: number; storage_name: string; file_size: number }>(`SELECT id, storage_name, file_size FROM notice_attachment WHERE notice_id = ?`, [noticeId]);
+    const rows = await db!.all<{ id: number; storage_name: string; file_size: number }>(
+      `SELECT id, storage_name, file_size FROM notice_attachment WHERE notice_id = ?`,
+      [noticeId],
+    );
     expect(rows).toHaveLength(1);
     const files = await storedFiles();
     expect(files.length).toBe(filesBefore + 1);
@@ -419,11 +518,25 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     return Number(c.body.id);
   }
   const stockOf = (partsCode: string) =>
-    db!.get<{ stock_qty: number; available_qty: number; total_stock_qty: number }>(`SELECT stock_qty, available_qty, total_stock_qty FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = ?`, [partsCode]);
+    db!.get<{ stock_qty: number; available_qty: number; total_stock_qty: number }>(
+      `SELECT stock_qty, available_qty, total_stock_qty FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = ?`,
+      [partsCode],
+    );
 
   it('adjustments of the same part audited at once from both processes all reach the stock (no lost update)', async () => {
     const part = 'CC-RACE-1';
-    await insert('childPartStock', { partsCode: part, supplierCode: 'S001', warehouseCode: 'PDC01', stockQty: 100, availableQty: 100, totalStockQty: 100, demandQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
+    await insert('childPartStock', {
+      partsCode: part,
+      supplierCode: 'S001',
+      warehouseCode: 'PDC01',
+      stockQty: 100,
+      availableQty: 100,
+      totalStockQty: 100,
+      demandQty: 0,
+      abnormalStockQty: 0,
+      waitingShipQty: 0,
+      shortageQty: 0,
+    });
     const qtys = [7, 11, -5, 3, 13, -2, 17, 1, 19, -4];
     const ids: number[] = [];
     for (const [i, q] of qtys.entries()) ids.push(await submittedAdjustment(part, q, i));
@@ -439,7 +552,18 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     const qtys = [5, 8, 12, 20];
     const ids: number[] = [];
     // adjustments name a part in stock (metadata lookup); the warehouse system then drops its row
-    await insert('childPartStock', { partsCode: part, supplierCode: 'S001', warehouseCode: 'PDC01', stockQty: 0, availableQty: 0, totalStockQty: 0, demandQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
+    await insert('childPartStock', {
+      partsCode: part,
+      supplierCode: 'S001',
+      warehouseCode: 'PDC01',
+      stockQty: 0,
+      availableQty: 0,
+      totalStockQty: 0,
+      demandQty: 0,
+      abnormalStockQty: 0,
+      waitingShipQty: 0,
+      shortageQty: 0,
+    });
     for (const [i, q] of qtys.entries()) ids.push(await submittedAdjustment(part, q, i));
     await db!.run(`DELETE FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = ?`, [part]);
     let pending = ids.map((id, k) => ({ id, k }));
@@ -456,12 +580,18 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     expect(pending).toEqual([]);
     const sum = qtys.reduce((a, b) => a + b, 0);
     expect(await stockOf(part)).toEqual({ stock_qty: sum, available_qty: sum, total_stock_qty: sum });
-    expect(await count(`SELECT COUNT(*) AS n FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = ?`, [part])).toBe(1);
+    expect(await count(`SELECT COUNT(*) AS n FROM child_part_stock WHERE supplier_code = 'S001' AND warehouse_code = 'PDC01' AND parts_code = ?`, [part])).toBe(
+      1,
+    );
   });
 
   /** Login over HTTP: the status and the error code ('ok' for a token). */
   async function tryLogin(base: string, username: string, password: string): Promise<string> {
-    const r = await fetch(`${base}/connect/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'password', username, password, warehouse: 'PDC01' }).toString() });
+    const r = await fetch(`${base}/connect/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'password', username, password, warehouse: 'PDC01' }).toString(),
+    });
     const body = (await r.json()) as { code?: string; access_token?: string };
     return `${r.status} ${r.status === 200 && body.access_token ? 'ok' : body.code}`;
   }
@@ -475,7 +605,17 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     const users = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
     await RowWriter.write(db!, metadata, (w) => {
       for (const userId of users) {
-        w.insert('account', { userId, name: userId, accountType: code('accountType', 'supplier'), departmentId: 'S001', departmentName: '华东汽车零部件有限公司', status: code('accountStatus', 'normal'), failedLogins: 0, passwordHash: hash, passwordChangedAt: w.now });
+        w.insert('account', {
+          userId,
+          name: userId,
+          accountType: code('accountType', 'supplier'),
+          departmentId: 'S001',
+          departmentName: '华东汽车零部件有限公司',
+          status: code('accountStatus', 'normal'),
+          failedLogins: 0,
+          passwordHash: hash,
+          passwordChangedAt: w.now,
+        });
       }
     });
     return users;
@@ -484,11 +624,19 @@ describe(`two server processes over one ${BACKEND} database`, () => {
   it('parallel guesses through both processes cannot pass the delay: only the free attempts are checked, nothing locks', async () => {
     const FREE = metadata.app.lockout.freeAttempts;
     const users = await supplierAccounts('cc-guess', 6);
-    const outcomes = await Promise.all(users.map(async (user) => {
-      const answers = await Promise.all(Array.from({ length: 2 * metadata.app.lockout.maxFailures + 1 }, (_, k) => tryLogin(procs[k % 2].base, user, 'wrongPass1')));
-      const acc = (await db!.get<{ failed_logins: number; status: string }>(`SELECT failed_logins, status FROM account WHERE user_id = ?`, [user]))!;
-      return { tally: answers.reduce<Record<string, number>>((m, a) => ({ ...m, [a]: (m[a] ?? 0) + 1 }), {}), failed: Number(acc.failed_logins), status: acc.status };
-    }));
+    const outcomes = await Promise.all(
+      users.map(async (user) => {
+        const answers = await Promise.all(
+          Array.from({ length: 2 * metadata.app.lockout.maxFailures + 1 }, (_, k) => tryLogin(procs[k % 2].base, user, 'wrongPass1')),
+        );
+        const acc = (await db!.get<{ failed_logins: number; status: string }>(`SELECT failed_logins, status FROM account WHERE user_id = ?`, [user]))!;
+        return {
+          tally: answers.reduce<Record<string, number>>((m, a) => ({ ...m, [a]: (m[a] ?? 0) + 1 }), {}),
+          failed: Number(acc.failed_logins),
+          status: acc.status,
+        };
+      }),
+    );
     for (const [i, o] of outcomes.entries()) {
       expect(o, users[i]).toEqual({
         tally: { '400 error.loginFailed': FREE, '429 error.loginThrottled': 2 * metadata.app.lockout.maxFailures + 1 - FREE },
@@ -505,13 +653,27 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     const slowHash = await hashPassword('slowPass1', { N: 2 ** 14, r: 8, p: 1 });
     const slow = Array.from({ length: 12 }, (_, i) => `cc-slow-hash-${i}`);
     await RowWriter.write(db!, metadata, (w) => {
-      for (const userId of slow) w.insert('account', { userId, name: userId, accountType: code('accountType', 'supplier'), departmentId: 'S001', status: code('accountStatus', 'normal'), failedLogins: 0, passwordHash: slowHash, passwordChangedAt: w.now });
+      for (const userId of slow)
+        w.insert('account', {
+          userId,
+          name: userId,
+          accountType: code('accountType', 'supplier'),
+          departmentId: 'S001',
+          status: code('accountStatus', 'normal'),
+          failedLogins: 0,
+          passwordHash: slowHash,
+          passwordChangedAt: w.now,
+        });
     });
     const id = Number((await db!.get<{ id: number }>(`SELECT id FROM account WHERE user_id = ?`, [user]))!.id);
     const busy = slow.map((u) => tryLogin(procs[0].base, u, 'wrongPass1'));
     await sleep(50);
     // process 0 reads the account (not locked yet) and waits for a hashing thread ...
-    const right = fetch(`${procs[0].base}/connect/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'password', username: user, password: DEMO_PASSWORD, warehouse: 'PDC01' }).toString() });
+    const right = fetch(`${procs[0].base}/connect/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'password', username: user, password: DEMO_PASSWORD, warehouse: 'PDC01' }).toString(),
+    });
     await sleep(50);
     // ... while process 1 locks it
     const lock = await call(1, 'POST', `/api/accounts/${id}/actions/lock`, tokens.staff, {});
@@ -529,14 +691,19 @@ describe(`two server processes over one ${BACKEND} database`, () => {
   describe('with the default per-account login limit', () => {
     beforeAll(async () => {
       const { accountAttemptsPerMinute: _lifted, ...rest } = serveOptions;
-      await startAll(limitedProcs, [{ ...rest, migrate: false }, { ...rest, migrate: false }]);
+      await startAll(limitedProcs, [
+        { ...rest, migrate: false },
+        { ...rest, migrate: false },
+      ]);
     });
 
     it('parallel attempts on one account from both processes: exactly the limit is let through, and of those only the free attempts are checked', async () => {
       const LIMIT = 10; // connect.ts: accountAttemptsPerMinute defaults to 10
       const FREE = metadata.app.lockout.freeAttempts;
       const users = await supplierAccounts('cc-limit', 4);
-      const results = await Promise.all(users.map((user) => Promise.all(Array.from({ length: 3 * LIMIT }, (_, k) => tryLogin(limitedProcs[k % 2].base, user, 'wrongPass1')))));
+      const results = await Promise.all(
+        users.map((user) => Promise.all(Array.from({ length: 3 * LIMIT }, (_, k) => tryLogin(limitedProcs[k % 2].base, user, 'wrongPass1')))),
+      );
       for (const [i, answers] of results.entries()) {
         const tally = answers.reduce<Record<string, number>>((m, a) => ({ ...m, [a]: (m[a] ?? 0) + 1 }), {});
         expect(tally, users[i]).toEqual({ '400 error.loginFailed': FREE, '429 error.loginThrottled': LIMIT - FREE, '429 error.rateLimited': 2 * LIMIT });

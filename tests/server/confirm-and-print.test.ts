@@ -18,14 +18,27 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (url: string, payload: unknown, lang = 'en-US') => t.app.inject({ method: 'POST', url, headers: { ...bearer(sup), 'accept-language': lang }, payload: payload as object });
+const post = (url: string, payload: unknown, lang = 'en-US') =>
+  t.app.inject({ method: 'POST', url, headers: { ...bearer(sup), 'accept-language': lang }, payload: payload as object });
 let seq = 0;
 const released = (orderQty: number, item = 1): Promise<number> => {
   seq++;
   return RowWriter.write(t.app.db, metadata, (w) =>
     w.insert('order', {
-      orderNo: `PCP${String(seq).padStart(6, '0')}`, itemNo: item, partsCode: `CP-${seq}`, orderQty, minPackageQty: 10, perPackageQty: 10, shippedQty: 0, unsentQty: orderQty,
-      status: code('purchaseOrderStatus', 'released'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001', deliveryPlace: '上海市嘉定区',
+      orderNo: `PCP${String(seq).padStart(6, '0')}`,
+      itemNo: item,
+      partsCode: `CP-${seq}`,
+      orderQty,
+      minPackageQty: 10,
+      perPackageQty: 10,
+      shippedQty: 0,
+      unsentQty: orderQty,
+      status: code('purchaseOrderStatus', 'released'),
+      warehouseCode: 'PDC01',
+      directSupplierCode: 'S001',
+      productionSupplierCode: 'S001',
+      purchasingSupplierCode: 'S001',
+      deliveryPlace: '上海市嘉定区',
     }),
   );
 };
@@ -33,7 +46,8 @@ const get = async (id: number) => (await t.app.inject({ method: 'GET', url: `/ap
 /** the this-shipment quantity printed on the first card (the value after its label) */
 const printedQty = (pdf: Buffer): string => {
   const text = inspectPdf(pdf).pages[0];
-  const m = /本次发货数量\s*\n?\s*This[- ]shipment qty\.?\s*\n?\s*(\d+)/i.exec(text) ?? /This[- ]shipment qty\.?\s*\n?\s*本次发货数量\s*\n?\s*(\d+)/i.exec(text);
+  const m =
+    /本次发货数量\s*\n?\s*This[- ]shipment qty\.?\s*\n?\s*(\d+)/i.exec(text) ?? /This[- ]shipment qty\.?\s*\n?\s*本次发货数量\s*\n?\s*(\d+)/i.exec(text);
   if (!m) throw new Error(`no this-shipment quantity on the card:\n${text}`);
   return m[1];
 };
@@ -41,7 +55,11 @@ const printedQty = (pdf: Buffer): string => {
 describe('confirm and print in one step', () => {
   it('confirms several lines with their own quantities and answers their delivery cards', async () => {
     const [a, b] = [await released(100, 1), await released(40, 2)];
-    const r = await post('/api/orders/actions/confirm', { ids: [a, b], printQty: 2, perRecord: { [a]: { thisShipmentQty: 60 }, [b]: { thisShipmentQty: 40 } } });
+    const r = await post('/api/orders/actions/confirm', {
+      ids: [a, b],
+      printQty: 2,
+      perRecord: { [a]: { thisShipmentQty: 60 }, [b]: { thisShipmentQty: 40 } },
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.headers['content-type']).toBe('application/pdf');
     const pdf = inspectPdf(r.rawPayload);
@@ -91,7 +109,10 @@ describe('the quantity on a card, and shipping past the confirmed quantity', () 
     // all of it in one shipment past the confirmed 60: the reprint carries the 100 that went
     const whole = await released(100);
     expect((await post(`/api/orders/${whole}/actions/confirm`, { thisShipmentQty: 60 })).statusCode).toBe(200);
-    expect((await post(`/api/orders/${whole}/actions/ship`, { shipQty: 100 })).json()).toMatchObject({ status: code('purchaseOrderStatus', 'shipped'), shipQty: 100 });
+    expect((await post(`/api/orders/${whole}/actions/ship`, { shipQty: 100 })).json()).toMatchObject({
+      status: code('purchaseOrderStatus', 'shipped'),
+      shipQty: 100,
+    });
     const reprint = await post(`/api/orders/${whole}/actions/printDeliveryCards`, { printQty: 1 });
     expect(printedQty(reprint.rawPayload)).toBe('100');
   });

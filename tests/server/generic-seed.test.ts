@@ -51,7 +51,11 @@ async function freshDb(only?: (t: TableDef) => boolean): Promise<Db> {
   const d = await testDatabase(mkdtempSync(join(dir, 'db-')));
   const db = await openDb('databaseUrl' in d.options && d.options.databaseUrl ? { url: d.options.databaseUrl } : { file: d.options.dbFile! });
   dbs.push({ db, drop: d.drop });
-  await migrate(db, tables[db.kind].filter((t) => !only || only(t)), []);
+  await migrate(
+    db,
+    tables[db.kind].filter((t) => !only || only(t)),
+    [],
+  );
   return db;
 }
 
@@ -77,7 +81,20 @@ async function records(entity: string): Promise<Row[]> {
   const cols = e.fieldOrder.map((n) => `"${e.fields[n].column}" AS "${n}"`).join(', ');
   const rows = await all(`SELECT ${cols} FROM "${e.table}" ORDER BY id`);
   // booleans come back as 0/1 from SQLite, as the engine reads them
-  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, e.fields[k].type === 'boolean' && v !== null ? v === true || v === 1 : e.fields[k].type === 'integer' || e.fields[k].type === 'decimal' || e.fields[k].type === 'ref' ? (v === null ? null : Number(v)) : v])));
+  return rows.map((r) =>
+    Object.fromEntries(
+      Object.entries(r).map(([k, v]) => [
+        k,
+        e.fields[k].type === 'boolean' && v !== null
+          ? v === true || v === 1
+          : e.fields[k].type === 'integer' || e.fields[k].type === 'decimal' || e.fields[k].type === 'ref'
+            ? v === null
+              ? null
+              : Number(v)
+            : v,
+      ]),
+    ),
+  );
 }
 
 const code = (table: string, key: string) => meta.codeTables[table].values.find((v) => v.key === key)!.code;
@@ -132,7 +149,7 @@ describe('generic demo data', () => {
     expect(new Set(findings.map((f) => `${f.auditId}/${f.itemNo}`)).size).toBe(findings.length);
   });
 
-  it('spreads the scope over the demo suppliers and warehouses, fills session defaults, and a child takes its parent\'s supplier', async () => {
+  it("spreads the scope over the demo suppliers and warehouses, fills session defaults, and a child takes its parent's supplier", async () => {
     const audits = await records('qualityAudit');
     expect([...new Set(audits.map((a) => a.supplierCode))].sort()).toEqual(['S001', 'S002']);
     expect([...new Set(audits.map((a) => a.warehouseCode))].sort()).toEqual(['PDC01', 'PDC02']);
@@ -145,7 +162,7 @@ describe('generic demo data', () => {
     }
   });
 
-  it('uses the hints: value pools (code keys as codes) and ranges (numbers; dates relative to the demo\'s today)', async () => {
+  it("uses the hints: value pools (code keys as codes) and ranges (numbers; dates relative to the demo's today)", async () => {
     const audits = await records('qualityAudit');
     for (const a of audits) {
       expect(['孙检', '周审', '吴工']).toContain(a.inspector);

@@ -32,7 +32,10 @@ export function pgServerUrl(): string {
  * Where a test's data lives: a SQLite file in `dir`, or a fresh PostgreSQL database (dropped by
  * `drop`). Tests that start server processes of their own pass these options on.
  */
-export async function testDatabase(dir: string, backend: Backend = BACKEND): Promise<{ options: Pick<AppOptions, 'dbFile' | 'databaseUrl' | 'filesDir'>; drop(): Promise<void> }> {
+export async function testDatabase(
+  dir: string,
+  backend: Backend = BACKEND,
+): Promise<{ options: Pick<AppOptions, 'dbFile' | 'databaseUrl' | 'filesDir'>; drop(): Promise<void> }> {
   if (backend === 'postgres') {
     const t = await createTestDatabase(pgServerUrl());
     return { options: { databaseUrl: t.url }, drop: t.drop };
@@ -79,7 +82,13 @@ export async function build(opts: { seed?: boolean; scale?: number; app?: Partia
   };
 }
 
-export async function tokenResponse(app: FastifyInstance, username: string, password = DEMO_PASSWORD, warehouse = 'PDC01', lang?: string): Promise<LightMyRequestResponse> {
+export async function tokenResponse(
+  app: FastifyInstance,
+  username: string,
+  password = DEMO_PASSWORD,
+  warehouse = 'PDC01',
+  lang?: string,
+): Promise<LightMyRequestResponse> {
   const form = new URLSearchParams({ grant_type: 'password', username, password, warehouse, ...(lang ? { lang } : {}) });
   return app.inject({ method: 'POST', url: '/connect/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() });
 }
@@ -121,7 +130,12 @@ export function multipart(fields: Record<string, string>, file?: { name: string;
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`, 'utf8'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+        'utf8',
+      ),
+    );
     parts.push(file.data, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));

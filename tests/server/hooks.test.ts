@@ -32,13 +32,19 @@ afterAll(() => t.close());
 const KEY = 'validation.urgentPriceBelowOrdinary';
 const feeCount = async () => Number((await t.app.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM consulting_fee_item'))!.n);
 const item = (over: Record<string, unknown> = {}) => ({
-  originalPartsCode: 'HK-0001', feePartsCode: 'HK-F-0001', consultingFee: 10, managementRate: 0.05, supplierCode: 'S001', effectiveDate: '2027-01-01', ...over,
+  originalPartsCode: 'HK-0001',
+  feePartsCode: 'HK-F-0001',
+  consultingFee: 10,
+  managementRate: 0.05,
+  supplierCode: 'S001',
+  effectiveDate: '2027-01-01',
+  ...over,
 });
 const send = (method: 'POST' | 'PUT', url: string, payload: unknown, lang = 'en-US') =>
   t.app.inject({ method, url, headers: { ...bearer(staff), 'accept-language': lang }, payload: payload as object });
 
 describe('consulting fee item: urgent order price at least the ordinary sales price (validate hook)', () => {
-  it('create: a lower urgent price is a field error in react-admin\'s shape, in the caller\'s language, and nothing is written', async () => {
+  it("create: a lower urgent price is a field error in react-admin's shape, in the caller's language, and nothing is written", async () => {
     const before = await feeCount();
     const r = await send('POST', '/api/consulting-fee-items', item({ ordinarySalesPrice: 100, urgentOrderPrice: 99.99 }));
     expect(r.statusCode).toBe(400);
@@ -52,7 +58,12 @@ describe('consulting fee item: urgent order price at least the ordinary sales pr
   });
 
   it('create: an equal or higher urgent price, or either price missing, is fine', async () => {
-    for (const [i, prices] of [{ ordinarySalesPrice: 100, urgentOrderPrice: 100 }, { ordinarySalesPrice: 100, urgentOrderPrice: 150 }, { ordinarySalesPrice: 100 }, { urgentOrderPrice: 5 }].entries()) {
+    for (const [i, prices] of [
+      { ordinarySalesPrice: 100, urgentOrderPrice: 100 },
+      { ordinarySalesPrice: 100, urgentOrderPrice: 150 },
+      { ordinarySalesPrice: 100 },
+      { urgentOrderPrice: 5 },
+    ].entries()) {
       const r = await send('POST', '/api/consulting-fee-items', item({ feePartsCode: `HK-OK-${i}`, ...prices }));
       expect(r.statusCode, r.body).toBe(201);
     }
@@ -64,7 +75,9 @@ describe('consulting fee item: urgent order price at least the ordinary sales pr
     const r = await send('PUT', `/api/consulting-fee-items/${created.id}`, { ordinarySalesPrice: 70, version: created.version });
     expect(r.statusCode).toBe(400);
     expect(r.json().errors).toEqual({ urgentOrderPrice: KEY });
-    const stored = await t.app.db.get<{ p: number; v: number }>('SELECT ordinary_sales_price AS p, version AS v FROM consulting_fee_item WHERE id = ?', [created.id]);
+    const stored = await t.app.db.get<{ p: number; v: number }>('SELECT ordinary_sales_price AS p, version AS v FROM consulting_fee_item WHERE id = ?', [
+      created.id,
+    ]);
     expect(stored).toEqual({ p: 50, v: created.version });
     const ok = await send('PUT', `/api/consulting-fee-items/${created.id}`, { ordinarySalesPrice: 70, urgentOrderPrice: 70, version: created.version });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -73,11 +86,34 @@ describe('consulting fee item: urgent order price at least the ordinary sales pr
   it('import: every row gets the same rule, reported by row and field, and nothing is imported', async () => {
     const before = await feeCount();
     const rows = [
-      { originalPartsCode: 'HK-IMP', feePartsCode: 'HK-IMP-1', consultingFee: 1, managementRate: 0.1, supplierCode: 'S001', effectiveDate: '2027-02-01', ordinarySalesPrice: 10, urgentOrderPrice: 12 },
-      { originalPartsCode: 'HK-IMP', feePartsCode: 'HK-IMP-2', consultingFee: 1, managementRate: 0.1, supplierCode: 'S001', effectiveDate: '2027-02-01', ordinarySalesPrice: 10, urgentOrderPrice: 8 },
+      {
+        originalPartsCode: 'HK-IMP',
+        feePartsCode: 'HK-IMP-1',
+        consultingFee: 1,
+        managementRate: 0.1,
+        supplierCode: 'S001',
+        effectiveDate: '2027-02-01',
+        ordinarySalesPrice: 10,
+        urgentOrderPrice: 12,
+      },
+      {
+        originalPartsCode: 'HK-IMP',
+        feePartsCode: 'HK-IMP-2',
+        consultingFee: 1,
+        managementRate: 0.1,
+        supplierCode: 'S001',
+        effectiveDate: '2027-02-01',
+        ordinarySalesPrice: 10,
+        urgentOrderPrice: 8,
+      },
     ];
     const m = multipart({}, { name: 'fees.xlsx', data: feeItemTemplate(metadata, 'en-US', rows).body });
-    const r = await t.app.inject({ method: 'POST', url: '/api/consulting-fee-items/actions/import', headers: { ...bearer(staff), ...m.headers, 'accept-language': 'en-US' }, payload: m.payload });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/api/consulting-fee-items/actions/import',
+      headers: { ...bearer(staff), ...m.headers, 'accept-language': 'en-US' },
+      payload: m.payload,
+    });
     expect(r.statusCode, r.body).toBe(400);
     expect(r.json()).toMatchObject({ code: 'error.importFailed', errors: { 'row3.urgentOrderPrice': KEY } });
     expect(Object.keys(r.json().errors)).toEqual(['row3.urgentOrderPrice']);
@@ -90,9 +126,25 @@ describe('the hook contract (notices declaring every hook, on an engine of their
   let failIn: string | null = null;
   let engine: Engine;
   const admin: Principal = {
-    accountId: 1, userId: 'supadmin', name: 'Hook Tester', profile: 'supplierAdmin', accountType: '4', role: 'sys', admin: true,
-    supplierCode: null, departmentId: 'S001', departmentName: null, warehouse: 'PDC01', warehouseName: 'PDC01', isClaimWarehouse: true,
-    accountStatus: '0', locale: 'en-US', tokenId: 't', sessionId: 's', tokenExp: 0, authTime: 0,
+    accountId: 1,
+    userId: 'supadmin',
+    name: 'Hook Tester',
+    profile: 'supplierAdmin',
+    accountType: '4',
+    role: 'sys',
+    admin: true,
+    supplierCode: null,
+    departmentId: 'S001',
+    departmentName: null,
+    warehouse: 'PDC01',
+    warehouseName: 'PDC01',
+    isClaimWarehouse: true,
+    accountStatus: '0',
+    locale: 'en-US',
+    tokenId: 't',
+    sessionId: 's',
+    tokenExp: 0,
+    authTime: 0,
   };
   const title = (r: unknown) => (r as { title?: string } | null)?.title ?? null;
   const table: HookTable = {
@@ -108,10 +160,19 @@ describe('the hook contract (notices declaring every hook, on an engine of their
         if (typeof c.values.title === 'string') c.values.title = c.values.title.trim();
         if (failIn === 'beforeWrite') throw new AppError(409, 'error.generic');
       },
-      afterWrite: async (c: { operation: string; before: unknown; after: unknown; db: { run(sql: string, p: unknown[]): Promise<unknown> }; principal: Principal }) => {
+      afterWrite: async (c: {
+        operation: string;
+        before: unknown;
+        after: unknown;
+        db: { run(sql: string, p: unknown[]): Promise<unknown> };
+        principal: Principal;
+      }) => {
         calls.push({ hook: 'afterWrite', operation: c.operation, before: title(c.before), after: title(c.after) });
         // another row, in the operation's transaction
-        await c.db.run(`INSERT INTO _settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, [`hook-${c.operation}`, c.principal.userId]);
+        await c.db.run(`INSERT INTO _settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value`, [
+          `hook-${c.operation}`,
+          c.principal.userId,
+        ]);
         if (failIn === 'afterWrite') throw new AppError(409, 'error.generic');
       },
     },
@@ -159,7 +220,7 @@ describe('the hook contract (notices declaring every hook, on an engine of their
     ]);
   });
 
-  it('a field error from validate is a 400 in react-admin\'s shape; beforeWrite and the write do not happen', async () => {
+  it("a field error from validate is a 400 in react-admin's shape; beforeWrite and the write do not happen", async () => {
     reset();
     const n = await notices();
     const err = await engine.create(admin, engine.meta.entities.notice, { title: 'forbidden', content: 'c' }).catch((e: unknown) => e);
@@ -179,7 +240,9 @@ describe('the hook contract (notices declaring every hook, on an engine of their
       await t.app.db.run(`DELETE FROM _settings WHERE name = 'hook-create'`);
       failIn = where;
       const n = await notices();
-      await expect(engine.create(admin, engine.meta.entities.notice, { title: `fails in ${where}`, content: 'c' })).rejects.toMatchObject({ code: 'error.generic' });
+      await expect(engine.create(admin, engine.meta.entities.notice, { title: `fails in ${where}`, content: 'c' })).rejects.toMatchObject({
+        code: 'error.generic',
+      });
       expect(await notices()).toBe(n);
       expect(await setting('hook-create')).toBeNull();
     }
@@ -188,7 +251,9 @@ describe('the hook contract (notices declaring every hook, on an engine of their
   it('an engine without an implementation of a declared hook refuses to start', () => {
     const meta = structuredClone(metadata) as CompiledMetadata;
     meta.entities.notice.hooks = ['afterWrite'];
-    expect(() => new Engine(t.app.db, meta, schemas, handlers as unknown as HandlerTable, { consultingFeeItem: { validate: validatePrices } })).toThrow(/lifecycle hooks missing: notice.afterWrite/);
+    expect(() => new Engine(t.app.db, meta, schemas, handlers as unknown as HandlerTable, { consultingFeeItem: { validate: validatePrices } })).toThrow(
+      /lifecycle hooks missing: notice.afterWrite/,
+    );
   });
 });
 

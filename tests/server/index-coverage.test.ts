@@ -38,7 +38,8 @@ afterAll(async () => t?.close());
 describe('index coverage of declared filters and sorts', () => {
   it('covers the large tables and every list screen', () => {
     // the seeder fills these in proportion to its scale; if this changes, the test must follow
-    for (const table of ['order', 'dfs_order', 'claim', 'child_part_movement', 'child_part_stock', 'stock_adjustment']) expect(large.has(table), table).toBe(true);
+    for (const table of ['order', 'dfs_order', 'claim', 'child_part_movement', 'child_part_stock', 'stock_adjustment'])
+      expect(large.has(table), table).toBe(true);
     const screens = new Set(planned.map((p) => p.case.screen));
     for (const s of metadata.screens.filter((x) => x.kind === 'list' && x.resource)) expect(screens.has(s.name), s.name).toBe(true);
     // both kinds of user, every kind of case

@@ -16,13 +16,19 @@ beforeAll(async () => {
   sup = await login(t.app, 'sup01');
   // 30 more notices so paging and sorting have something to bite on
   for (let i = 0; i < 30; i++) {
-    const r = await t.app.inject({ method: 'POST', url: '/api/notices', headers: bearer(admin), payload: { title: `测试公告 ${String(i).padStart(2, '0')}`, content: `内容 ${i}` } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/api/notices',
+      headers: bearer(admin),
+      payload: { title: `测试公告 ${String(i).padStart(2, '0')}`, content: `内容 ${i}` },
+    });
     expect(r.statusCode).toBe(201);
   }
 });
 afterAll(() => t.close());
 
-const get = (url: string, token = admin, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { ...bearer(token), ...headers } });
+const get = (url: string, token = admin, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { ...bearer(token), ...headers } });
 
 describe('list protocol', () => {
   it('answers an array with Content-Range start-end/total', async () => {

@@ -35,7 +35,17 @@ async function newAccount(): Promise<string> {
   const userId = `lock-${++accounts}`;
   const hash = await hashPassword(DEMO_PASSWORD, TEST_PARAMS);
   await RowWriter.write(t.app.db, metadata, (w) =>
-    w.insert('account', { userId, name: userId, accountType: code('accountType', 'supplier'), departmentId: 'S001', status: code('accountStatus', 'normal'), failedLogins: 0, passwordHash: hash, passwordChangedAt: w.now, email: `${userId}@example.com` }),
+    w.insert('account', {
+      userId,
+      name: userId,
+      accountType: code('accountType', 'supplier'),
+      departmentId: 'S001',
+      status: code('accountStatus', 'normal'),
+      failedLogins: 0,
+      passwordHash: hash,
+      passwordChangedAt: w.now,
+      email: `${userId}@example.com`,
+    }),
   );
   return userId;
 }
@@ -49,7 +59,10 @@ async function attempt(user: string, password = 'wrongPass1'): Promise<string> {
 const FAILED = '400 error.loginFailed Wrong user ID or password -';
 const wait = (seconds: number) => `429 error.loginThrottled Too many failed attempts: please try again in ${seconds} seconds ${seconds}`;
 
-const accountRow = (user: string) => t.app.db.get<{ id: number; status: string; failedLogins: number }>(`SELECT id, status, failed_logins AS "failedLogins" FROM account WHERE user_id = ?`, [user]);
+const accountRow = (user: string) =>
+  t.app.db.get<{ id: number; status: string; failedLogins: number }>(`SELECT id, status, failed_logins AS "failedLogins" FROM account WHERE user_id = ?`, [
+    user,
+  ]);
 const mails = (accountId: number, template: string) =>
   t.app.db.all<{ vars: string }>(`SELECT vars FROM _mail_queue WHERE account_id = ? AND template = ? ORDER BY id`, [accountId, template]);
 
@@ -128,7 +141,10 @@ describe('failed logins', () => {
     expect((await accountRow(user))!.failedLogins).toBe(10);
     expect((await mails(id, 'lockoutNotice')).map((m) => JSON.parse(m.vars))).toEqual([{}]);
     // the lock is in the audit trail, done by nobody
-    const audit = await t.app.db.get<{ userId: string | null; changes: string }>(`SELECT user_id AS "userId", changes FROM audit_entry WHERE resource = 'accounts' AND record_id = ? AND operation = 'lockout'`, [id]);
+    const audit = await t.app.db.get<{ userId: string | null; changes: string }>(
+      `SELECT user_id AS "userId", changes FROM audit_entry WHERE resource = 'accounts' AND record_id = ? AND operation = 'lockout'`,
+      [id],
+    );
     expect(audit).toEqual({ userId: null, changes: JSON.stringify({ status: ['0', '601'], failedLogins: [null, 10] }) });
     // further failures (after their wait) answer as ever and tell the holder nothing more
     advance(policy.maxDelaySeconds);

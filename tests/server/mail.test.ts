@@ -31,8 +31,11 @@ const accountId = async (userId: string) => Number((await t.app.db.get<{ id: num
 const setLanguage = (userId: string, lang: Locale) => t.app.db.run(`UPDATE account SET language = ? WHERE user_id = ?`, [lang, userId]);
 const queue = (mail: MailRequest, now?: Date) => t.app.db.transaction((tx) => queueMail(tx, mail, now));
 const lastMailId = async () => Number((await t.app.db.get<{ id: number }>(`SELECT MAX(id) AS id FROM _mail_queue`))!.id);
-const row = async (id: number) => (await t.app.db.get<{ status: string; attempts: number; vars: string; lastError: string | null; sentAt: string | null }>(
-  `SELECT status, attempts, vars, last_error AS "lastError", sent_at AS "sentAt" FROM _mail_queue WHERE id = ?`, [id]))!;
+const row = async (id: number) =>
+  (await t.app.db.get<{ status: string; attempts: number; vars: string; lastError: string | null; sentAt: string | null }>(
+    `SELECT status, attempts, vars, last_error AS "lastError", sent_at AS "sentAt" FROM _mail_queue WHERE id = ?`,
+    [id],
+  ))!;
 const arrived = (id: number): ReceivedMail[] => smtp.mails.filter((m) => m.headers.get('x-portal-mail-id') === String(id));
 
 /** Queues one mail, sends what is due, and answers the mail as it arrived. */
@@ -66,13 +69,33 @@ afterEach(() => {
 
 describe('the five templates, in the account language', () => {
   // what each mail must say, per language: the subject and lines of its text
-  const cases: { template: MailRequest['template']; vars: Record<string, string | number>; expect: Record<Locale, { subject: string; text: (string | RegExp)[] }> }[] = [
+  const cases: {
+    template: MailRequest['template'];
+    vars: Record<string, string | number>;
+    expect: Record<Locale, { subject: string; text: (string | RegExp)[] }>;
+  }[] = [
     {
       template: 'registration',
       vars: { initialPassword: 'Init2026Xy' },
       expect: {
-        'zh-CN': { subject: '【供应商门户】您的账户已开通', text: ['张伟，您好：', '用户ID：sup01', '初始密码：Init2026Xy', `请登录 ${PUBLIC}/login ，首次登录时须修改初始密码。密码须为 8 到 20 位字母和数字，且至少包含一个字母和一个数字。`] },
-        'en-US': { subject: '[Supplier portal] Your account has been created', text: ['Dear 张伟,', 'User ID: sup01', 'Initial password: Init2026Xy', `Log in at ${PUBLIC}/login . You must change the initial password at your first login. The password must be 8 to 20 characters of letters and digits, with at least one of each.`] },
+        'zh-CN': {
+          subject: '【供应商门户】您的账户已开通',
+          text: [
+            '张伟，您好：',
+            '用户ID：sup01',
+            '初始密码：Init2026Xy',
+            `请登录 ${PUBLIC}/login ，首次登录时须修改初始密码。密码须为 8 到 20 位字母和数字，且至少包含一个字母和一个数字。`,
+          ],
+        },
+        'en-US': {
+          subject: '[Supplier portal] Your account has been created',
+          text: [
+            'Dear 张伟,',
+            'User ID: sup01',
+            'Initial password: Init2026Xy',
+            `Log in at ${PUBLIC}/login . You must change the initial password at your first login. The password must be 8 to 20 characters of letters and digits, with at least one of each.`,
+          ],
+        },
       },
     },
     {
@@ -80,16 +103,36 @@ describe('the five templates, in the account language', () => {
       // a portal path: the sender puts PORTAL_PUBLIC_URL before it
       vars: { resetLink: '/reset-password#token=abc', expiresInMinutes: 30 },
       expect: {
-        'zh-CN': { subject: '【供应商门户】重置密码', text: ['我们收到了重置用户 sup01 密码的请求。请在 30 分钟内打开以下链接设置新密码，链接只能使用一次：', `${PUBLIC}/reset-password#token=abc`, '如果这不是您本人的操作，请忽略此邮件'] },
-        'en-US': { subject: '[Supplier portal] Reset your password', text: ['We received a request to reset the password of user sup01. Open this link within 30 minutes to set a new password; it works once:', `${PUBLIC}/reset-password#token=abc`, 'an account locked after too many failed logins is unlocked as well'] },
+        'zh-CN': {
+          subject: '【供应商门户】重置密码',
+          text: [
+            '我们收到了重置用户 sup01 密码的请求。请在 30 分钟内打开以下链接设置新密码，链接只能使用一次：',
+            `${PUBLIC}/reset-password#token=abc`,
+            '如果这不是您本人的操作，请忽略此邮件',
+          ],
+        },
+        'en-US': {
+          subject: '[Supplier portal] Reset your password',
+          text: [
+            'We received a request to reset the password of user sup01. Open this link within 30 minutes to set a new password; it works once:',
+            `${PUBLIC}/reset-password#token=abc`,
+            'an account locked after too many failed logins is unlocked as well',
+          ],
+        },
       },
     },
     {
       template: 'unlock',
       vars: {},
       expect: {
-        'zh-CN': { subject: '【供应商门户】您的账户已解锁', text: [`管理员已解锁您的账户 sup01，您可以重新登录：${PUBLIC}/login`, `如果您忘记了密码，请在此设置新密码：${PUBLIC}/forgot-password`] },
-        'en-US': { subject: '[Supplier portal] Your account has been unlocked', text: [`An administrator has unlocked your account sup01. You can log in again: ${PUBLIC}/login`, `set a new one here: ${PUBLIC}/forgot-password`] },
+        'zh-CN': {
+          subject: '【供应商门户】您的账户已解锁',
+          text: [`管理员已解锁您的账户 sup01，您可以重新登录：${PUBLIC}/login`, `如果您忘记了密码，请在此设置新密码：${PUBLIC}/forgot-password`],
+        },
+        'en-US': {
+          subject: '[Supplier portal] Your account has been unlocked',
+          text: [`An administrator has unlocked your account sup01. You can log in again: ${PUBLIC}/login`, `set a new one here: ${PUBLIC}/forgot-password`],
+        },
       },
     },
     {
@@ -97,15 +140,24 @@ describe('the five templates, in the account language', () => {
       vars: { expiryDate: '2027-02-21', daysLeft: 7 },
       expect: {
         'zh-CN': { subject: '【供应商门户】您的密码将在 7 天后过期', text: ['您的账户 sup01 的密码将在 7 天后（2027-02-21）过期。', `请登录 ${PUBLIC}/login`] },
-        'en-US': { subject: '[Supplier portal] Your password expires in 7 days', text: ['The password of your account sup01 expires in 7 days, on 2027-02-21.', `Log in at ${PUBLIC}/login`] },
+        'en-US': {
+          subject: '[Supplier portal] Your password expires in 7 days',
+          text: ['The password of your account sup01 expires in 7 days, on 2027-02-21.', `Log in at ${PUBLIC}/login`],
+        },
       },
     },
     {
       template: 'lockoutNotice',
       vars: {},
       expect: {
-        'zh-CN': { subject: '【供应商门户】您的账户因多次登录失败已被锁定', text: ['您的账户 sup01 因多次登录失败已被锁定。', `账户将立即解锁：${PUBLIC}/forgot-password`] },
-        'en-US': { subject: '[Supplier portal] Your account has been locked after failed logins', text: ['Your account sup01 has been locked after too many failed logins.', `this unlocks the account at once: ${PUBLIC}/forgot-password`] },
+        'zh-CN': {
+          subject: '【供应商门户】您的账户因多次登录失败已被锁定',
+          text: ['您的账户 sup01 因多次登录失败已被锁定。', `账户将立即解锁：${PUBLIC}/forgot-password`],
+        },
+        'en-US': {
+          subject: '[Supplier portal] Your account has been locked after failed logins',
+          text: ['Your account sup01 has been locked after too many failed logins.', `this unlocks the account at once: ${PUBLIC}/forgot-password`],
+        },
       },
     },
   ];
@@ -189,7 +241,12 @@ describe('the queue', () => {
       const id = await lastMailId();
       expect(await t.app.mailer.drain()).toEqual({ sent: 0, retried: 0, failed: 1 });
       expect(await row(id)).toMatchObject({ status: 'failed', lastError: 'the account has no e-mail address', attempts: 1 });
-      expect(logLines.slice(before).find((l) => l.event === 'mail')).toMatchObject({ mailId: id, userId: 'staff01', outcome: 'failed', reason: 'the account has no e-mail address' });
+      expect(logLines.slice(before).find((l) => l.event === 'mail')).toMatchObject({
+        mailId: id,
+        userId: 'staff01',
+        outcome: 'failed',
+        reason: 'the account has no e-mail address',
+      });
     } finally {
       await t.app.db.run(`UPDATE account SET email = 'staff01@example.com' WHERE user_id = 'staff01'`);
     }
@@ -232,7 +289,12 @@ describe('the queue', () => {
 
 describe('the password-expiry reminder', () => {
   const setChanged = (userId: string, at: Date) => t.app.db.run(`UPDATE account SET password_changed_at = ? WHERE user_id = ?`, [at.toISOString(), userId]);
-  const reminders = async (userId: string) => Number((await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM _mail_queue WHERE template = 'passwordExpiry' AND account_id = ?`, [await accountId(userId)]))!.n);
+  const reminders = async (userId: string) =>
+    Number(
+      (await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM _mail_queue WHERE template = 'passwordExpiry' AND account_id = ?`, [
+        await accountId(userId),
+      ]))!.n,
+    );
 
   it('is sent once per expiry, in the account language, N days before (app.json)', async () => {
     const now = new Date();
@@ -278,7 +340,15 @@ describe('without SMTP', () => {
   it('writes each mail as a readable .eml file beside the database and logs where', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'portal-eml-'));
     const lines: Record<string, unknown>[] = [];
-    const f = await build({ same: t, seed: false, app: { mail: { dir }, publicUrl: PUBLIC, logger: { level: 'info', stream: { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) } } } });
+    const f = await build({
+      same: t,
+      seed: false,
+      app: {
+        mail: { dir },
+        publicUrl: PUBLIC,
+        logger: { level: 'info', stream: { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) } },
+      },
+    });
     try {
       expect(f.app.mailer.transportKind).toBe('file');
       await t.app.mailer.drain();
@@ -321,7 +391,14 @@ describe('several processes', () => {
     await t.app.db.run(`UPDATE account SET password_changed_at = ?`, [now.toISOString()]);
     await t.app.db.run(`UPDATE account SET password_changed_at = ? WHERE user_id = 'staff01'`, [new Date(now.getTime() - 86 * DAY - 60_000).toISOString()]);
     const staff = await accountId('staff01');
-    const common = { ...t.database, jwtSecret: TEST_SECRET, hashParams: TEST_PARAMS, migrate: false, publicUrl: PUBLIC, mail: { smtpUrl: smtp.url, loop: true, pollMs: 10, expiryScanMs: 3_600_000 } };
+    const common = {
+      ...t.database,
+      jwtSecret: TEST_SECRET,
+      hashParams: TEST_PARAMS,
+      migrate: false,
+      publicUrl: PUBLIC,
+      mail: { smtpUrl: smtp.url, loop: true, pollMs: 10, expiryScanMs: 3_600_000 },
+    };
     procs.push(...(await Promise.all([startServeProcess(common), startServeProcess(common)])));
     const ids: number[] = [];
     const accounts = await Promise.all(['sup01', 'sup02', 'supadmin', 'staff01'].map(accountId));
@@ -334,11 +411,18 @@ describe('several processes', () => {
     }
     // every row sent means every delivery has happened (a row is marked sent after the server accepted it)
     await expect
-      .poll(async () => Number((await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM _mail_queue WHERE status <> 'sent' AND id >= ?`, [Math.min(...ids)]))!.n), { timeout: 120_000, interval: 100 })
+      .poll(
+        async () =>
+          Number((await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM _mail_queue WHERE status <> 'sent' AND id >= ?`, [Math.min(...ids)]))!.n),
+        { timeout: 120_000, interval: 100 },
+      )
       .toBe(0);
     for (const id of ids) expect(arrived(id), `mail ${id}`).toHaveLength(1);
     expect(ids).toHaveLength(60);
-    const reminders = await t.app.db.all<{ id: number; status: string }>(`SELECT id, status FROM _mail_queue WHERE template = 'passwordExpiry' AND account_id = ?`, [staff]);
+    const reminders = await t.app.db.all<{ id: number; status: string }>(
+      `SELECT id, status FROM _mail_queue WHERE template = 'passwordExpiry' AND account_id = ?`,
+      [staff],
+    );
     expect(reminders).toEqual([{ id: expect.anything(), status: 'sent' }]);
     expect(arrived(Number(reminders[0].id))).toHaveLength(1);
     // generous limits: two processes start (tsx) on a loaded 2-core CI machine; nothing here is timed

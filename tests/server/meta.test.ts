@@ -19,7 +19,8 @@ afterAll(() => t.close());
 describe('GET /api/meta', () => {
   let supplier: string;
   let staff: string;
-  const meta = (token?: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: '/api/meta', headers: { ...(token ? bearer(token) : {}), ...headers } });
+  const meta = (token?: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: '/api/meta', headers: { ...(token ? bearer(token) : {}), ...headers } });
   beforeAll(async () => {
     await seedDatabase(t.app.db, metadata, { hashParams: TEST_PARAMS });
     supplier = await login(t.app, 'sup01');
@@ -42,14 +43,18 @@ describe('GET /api/meta', () => {
     const r = await meta(supplier);
     expect(r.statusCode).toBe(200);
     const m = r.json();
-    expect(m.codeTables.claimStatus.values[1]).toEqual({ code: '1', key: 'unaudited', label: expect.objectContaining({ 'zh-CN': expect.any(String), 'en-US': expect.any(String) }) });
+    expect(m.codeTables.claimStatus.values[1]).toEqual({
+      code: '1',
+      key: 'unaudited',
+      label: expect.objectContaining({ 'zh-CN': expect.any(String), 'en-US': expect.any(String) }),
+    });
     expect(m.screens.map((s: { path: string }) => s.path)).toContain('/orderConfirm/list');
     expect(Object.keys(m.entities)).toHaveLength(Object.keys(metadata.entities).length);
     expect(m.rules.mobile.messageKey).toBe('rule.mobile');
     expect(m.access.buttons.search.labelKey).toBe('button.search');
   });
 
-  it('carries only the caller\'s own part of the permission matrix', async () => {
+  it("carries only the caller's own part of the permission matrix", async () => {
     const sup = (await meta(supplier)).json();
     const stf = (await meta(staff)).json();
     expect(Object.keys(sup.access.profiles)).toEqual(['supplier']);

@@ -60,7 +60,8 @@ const failure = async (p: Promise<unknown>): Promise<Error> => {
   }
   throw new Error('expected a failure');
 };
-const addNotice = (d: Db, title: string) => d.run(`INSERT INTO notice (title, content, status, deleted, version) VALUES (?, 'c', '0', ?, 1)`, [title, d.dialect.bool(false)]);
+const addNotice = (d: Db, title: string) =>
+  d.run(`INSERT INTO notice (title, content, status, deleted, version) VALUES (?, 'c', '0', ?, 1)`, [title, d.dialect.bool(false)]);
 const FEE_ROW = `INSERT INTO consulting_fee_item (original_parts_code, fee_parts_code, consulting_fee, supplier_code, effective_date, version) VALUES (?, 'F', 1, 'S001', '2026-01-01', 1)`;
 
 /* ------------------------------------------------------------------ the schema as the database reports it */
@@ -92,10 +93,12 @@ function sqliteColumnDefs(sql: string): Map<string, string> {
   if (cur.trim()) parts.push(cur.trim());
   // column definitions start with their name (quoted, or bare in the engine's own tables)
   const named = parts.filter((p) => !/^(PRIMARY|UNIQUE|CHECK|CONSTRAINT|FOREIGN)\b/i.test(p));
-  return new Map(named.map((p) => {
-    const m = p.match(/^(?:"((?:[^"]|"")*)"|(\w+))/)!;
-    return [m[1] ?? m[2], p];
-  }));
+  return new Map(
+    named.map((p) => {
+      const m = p.match(/^(?:"((?:[^"]|"")*)"|(\w+))/)!;
+      return [m[1] ?? m[2], p];
+    }),
+  );
 }
 
 /**
@@ -105,10 +108,15 @@ function sqliteColumnDefs(sql: string): Map<string, string> {
 async function schemaOf(d: Db): Promise<Schema> {
   const out: Schema = {};
   if (d.kind === 'sqlite') {
-    for (const t of await d.all<{ name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)) {
+    for (const t of await d.all<{ name: string; sql: string }>(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+    )) {
       const defs = sqliteColumnDefs(t.sql);
       const cols: Record<string, unknown> = {};
-      for (const c of await d.all<{ name: string; type: string; notnull: number; dflt_value: string | null; pk: number }>(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)`, [t.name])) {
+      for (const c of await d.all<{ name: string; type: string; notnull: number; dflt_value: string | null; pk: number }>(
+        `SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)`,
+        [t.name],
+      )) {
         cols[c.name] = { type: c.type, notNull: c.notnull, default: c.dflt_value, pk: c.pk, check: defs.get(c.name)?.match(/CHECK \((.*)\)$/)?.[1] ?? null };
       }
       const ixs: Record<string, unknown> = {};
@@ -131,7 +139,9 @@ async function schemaOf(d: Db): Promise<Schema> {
     const { table_name: _t, column_name, ...rest } = r;
     t.columns[column_name as string] = { ...rest, checks: checks.filter((c) => c.tbl === r.table_name && c.col === column_name).map((c) => c.def) };
   }
-  for (const ix of await d.all<{ tablename: string; indexname: string; indexdef: string }>(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()`)) {
+  for (const ix of await d.all<{ tablename: string; indexname: string; indexdef: string }>(
+    `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()`,
+  )) {
     out[ix.tablename].indexes[ix.indexname] = ix.indexdef;
   }
   return out;
@@ -170,7 +180,9 @@ describe('migrations', () => {
     t.columns = t.columns.filter((c) => c.name !== 'content');
     const err = await failure(migrate([t]));
     expect(err).toBeInstanceOf(MigrationRefused);
-    expect(err.message).toMatch(/table "notice" \(entity "notice", metadata\/entities\/notice.json\): column "content" is no longer in the metadata \(migration op "dropColumn" or "renameColumn"\)/);
+    expect(err.message).toMatch(
+      /table "notice" \(entity "notice", metadata\/entities\/notice.json\): column "content" is no longer in the metadata \(migration op "dropColumn" or "renameColumn"\)/,
+    );
     expect(await columns('notice')).toContain('content');
   });
 
@@ -221,7 +233,11 @@ describe('required fields', () => {
     return t;
   };
   const fill = (value: unknown): Migration[] => [
-    { id: '0007-fill-rate', file: 'metadata/migrations/0007-fill-rate.json', steps: [{ op: 'addColumn', table: 'consulting_fee_item', column: 'management_rate', value }] },
+    {
+      id: '0007-fill-rate',
+      file: 'metadata/migrations/0007-fill-rate.json',
+      steps: [{ op: 'addColumn', table: 'consulting_fee_item', column: 'management_rate', value }],
+    },
   ];
 
   it('a new required field without a default, on a table with rows, is refused: the message names entity, field, file and the fix', async () => {
@@ -257,12 +273,22 @@ describe('required fields', () => {
     await migrate([old]);
     await db.run(FEE_ROW, ['P1']);
     await db.run(`UPDATE consulting_fee_item SET ordinary_sales_price = 12.5`);
-    const copy = (id: string): Migration[] => [{ id, file: `metadata/migrations/${id}.json`, steps: [{ op: 'addColumn', table: 'consulting_fee_item', column: 'urgent_order_price', copyFrom: 'standard_cost' }] }];
+    const copy = (id: string): Migration[] => [
+      {
+        id,
+        file: `metadata/migrations/${id}.json`,
+        steps: [{ op: 'addColumn', table: 'consulting_fee_item', column: 'urgent_order_price', copyFrom: 'standard_cost' }],
+      },
+    ];
     const err = await failure(migrate([t], copy('0008-copy-cost')));
     expect(err).toBeInstanceOf(MigrationFailed);
-    expect(err.message).toMatch(/^The database migration failed while applying migration metadata\/migrations\/0008-copy-cost.json, step 1 \(addColumn "consulting_fee_item"."urgent_order_price" from "standard_cost"\): 1 rows still have no value/);
+    expect(err.message).toMatch(
+      /^The database migration failed while applying migration metadata\/migrations\/0008-copy-cost.json, step 1 \(addColumn "consulting_fee_item"."urgent_order_price" from "standard_cost"\): 1 rows still have no value/,
+    );
     expect(await columns('consulting_fee_item')).not.toContain('urgent_order_price');
-    const ok: Migration[] = [{ id: '0008-copy-price', steps: [{ op: 'addColumn', table: 'consulting_fee_item', column: 'urgent_order_price', copyFrom: 'ordinary_sales_price' }] }];
+    const ok: Migration[] = [
+      { id: '0008-copy-price', steps: [{ op: 'addColumn', table: 'consulting_fee_item', column: 'urgent_order_price', copyFrom: 'ordinary_sales_price' }] },
+    ];
     await migrate([t], ok);
     expect(Number((await db.get<{ p: number }>('SELECT urgent_order_price AS p FROM consulting_fee_item'))!.p)).toBe(12.5);
   });
@@ -317,19 +343,34 @@ describe('a migrated database has the schema of a fresh one', () => {
     await addNotice(db, 'kept');
 
     const lines: string[] = [];
-    const m: Migration[] = [{ id: '0001-fill-rate', file: 'metadata/migrations/0001-fill-rate.json', steps: [{ op: 'addColumn', table: 'consulting_fee_item', column: 'management_rate', value: 0.1 }] }];
+    const m: Migration[] = [
+      {
+        id: '0001-fill-rate',
+        file: 'metadata/migrations/0001-fill-rate.json',
+        steps: [{ op: 'addColumn', table: 'consulting_fee_item', column: 'management_rate', value: 0.1 }],
+      },
+    ];
     const r = await migrateDb(db, tables, m, { log: (l) => lines.push(l) });
     // every step is one line, in the order it happened
     expect(lines).toEqual(r.steps);
     expect(lines.every((l) => !l.includes('\n'))).toBe(true);
-    expect(lines[0]).toBe('migration metadata/migrations/0001-fill-rate.json, step 1 (addColumn "consulting_fee_item"."management_rate" = 0.1): added the column, filled 2 rows');
-    expect(lines).toContain('created table "warehouse" (entity "warehouse", metadata/entities/warehouse.json): ' + `${tables.find((t) => t.name === 'warehouse')!.columns.length} columns, ${tables.find((t) => t.name === 'warehouse')!.indexes.length} indexes`);
+    expect(lines[0]).toBe(
+      'migration metadata/migrations/0001-fill-rate.json, step 1 (addColumn "consulting_fee_item"."management_rate" = 0.1): added the column, filled 2 rows',
+    );
+    expect(lines).toContain(
+      'created table "warehouse" (entity "warehouse", metadata/entities/warehouse.json): ' +
+        `${tables.find((t) => t.name === 'warehouse')!.columns.length} columns, ${tables.find((t) => t.name === 'warehouse')!.indexes.length} indexes`,
+    );
     // SQLite rebuilds notice (title becomes NOT NULL), and the index goes with the old table
     expect(lines).toContain(
-      db.kind === 'sqlite' ? 'dropped index "ix_notice_content_old" of "notice" with the rebuilt table (the metadata no longer has it)' : 'dropped index "ix_notice_content_old" of "notice" (the metadata no longer has it)',
+      db.kind === 'sqlite'
+        ? 'dropped index "ix_notice_content_old" of "notice" with the rebuilt table (the metadata no longer has it)'
+        : 'dropped index "ix_notice_content_old" of "notice" (the metadata no longer has it)',
     );
     expect(lines.some((l) => /^(rebuilt table "consulting_fee_item"|changed column "consulting_fee_item"."consulting_fee")/.test(l))).toBe(true);
-    expect(r.alteredColumns).toEqual(expect.arrayContaining(['consulting_fee_item.consulting_fee', 'consulting_fee_item.state', 'consulting_fee_item.management_rate', 'notice.title']));
+    expect(r.alteredColumns).toEqual(
+      expect.arrayContaining(['consulting_fee_item.consulting_fee', 'consulting_fee_item.state', 'consulting_fee_item.management_rate', 'notice.title']),
+    );
 
     const fresh = await newDb();
     await migrate(tables, m, fresh);
@@ -360,7 +401,9 @@ describe('a migrated database has the schema of a fresh one', () => {
 
   it('a migration on a database that does not have the table yet is skipped, and says so', async () => {
     const r = await migrate([notice()], [{ id: '0001-retype', steps: [{ op: 'retypeColumn', table: 'notice', column: 'published_at' }] }]);
-    expect(r.steps[0]).toBe('migration 0001-retype, step 1 (retypeColumn "notice"."published_at"): skipped, the table does not exist yet (it is created as the metadata says)');
+    expect(r.steps[0]).toBe(
+      'migration 0001-retype, step 1 (retypeColumn "notice"."published_at"): skipped, the table does not exist yet (it is created as the metadata says)',
+    );
     expect(r.migrations).toEqual(['0001-retype']);
     expect(r.created).toEqual(['notice']);
   });
@@ -370,11 +413,20 @@ describe('a failing statement', () => {
   it('names the migration file and step, not a bare driver error, and changes nothing', async () => {
     await migrate([notice()]);
     const m: Migration[] = [
-      { id: '0009-cleanup', file: 'metadata/migrations/0009-cleanup.json', steps: [{ op: 'renameColumn', table: 'notice', from: 'content', to: 'body' }, { op: 'dropColumn', table: 'notice', column: 'no_such_column' }] },
+      {
+        id: '0009-cleanup',
+        file: 'metadata/migrations/0009-cleanup.json',
+        steps: [
+          { op: 'renameColumn', table: 'notice', from: 'content', to: 'body' },
+          { op: 'dropColumn', table: 'notice', column: 'no_such_column' },
+        ],
+      },
     ];
     const err = await failure(migrate([notice()], m));
     expect(err).toBeInstanceOf(MigrationFailed);
-    expect(err.message).toMatch(/^The database migration failed while applying migration metadata\/migrations\/0009-cleanup.json, step 2 \(dropColumn "notice"."no_such_column"\): .*no_such_column.*\. Nothing was changed/);
+    expect(err.message).toMatch(
+      /^The database migration failed while applying migration metadata\/migrations\/0009-cleanup.json, step 2 \(dropColumn "notice"."no_such_column"\): .*no_such_column.*\. Nothing was changed/,
+    );
     expect(err.message).not.toMatch(/\n\s+at /);
     // step 1 was rolled back with the rest
     expect(await columns('notice')).toContain('content');
@@ -383,7 +435,14 @@ describe('a failing statement', () => {
 
   it('a step that fills a column the metadata does not declare is refused with the file and step', async () => {
     await migrate([notice()]);
-    const err = await failure(migrate([notice()], [{ id: '0010-x', file: 'metadata/migrations/0010-x.json', steps: [{ op: 'addColumn', table: 'notice', column: 'summary', value: 'x' }] }]));
-    expect(err.message).toMatch(/applying migration metadata\/migrations\/0010-x.json, step 1 \(addColumn "notice"."summary" = "x"\): the metadata has no column "summary" in table "notice"/);
+    const err = await failure(
+      migrate(
+        [notice()],
+        [{ id: '0010-x', file: 'metadata/migrations/0010-x.json', steps: [{ op: 'addColumn', table: 'notice', column: 'summary', value: 'x' }] }],
+      ),
+    );
+    expect(err.message).toMatch(
+      /applying migration metadata\/migrations\/0010-x.json, step 1 \(addColumn "notice"."summary" = "x"\): the metadata has no column "summary" in table "notice"/,
+    );
   });
 });

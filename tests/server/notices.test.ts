@@ -22,7 +22,6 @@ afterAll(() => t.close());
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method, url, headers: { ...bearer(token), ...headers }, ...(payload !== undefined ? { payload: payload as object } : {}) });
 
-
 describe('notices: create and edit', () => {
   it('missing title and content give field errors in react-admin shape, translated', async () => {
     const r = await call('POST', '/api/notices', admin, { title: '  ', content: '' }, { 'accept-language': 'en-US' });
@@ -70,7 +69,13 @@ describe('notices: create and edit', () => {
 
   it('columns the engine writes itself, sent back changed, are refused, not silently ignored', async () => {
     const rec = (await call('POST', '/api/notices', admin, { title: '系统字段', content: 'v1' })).json();
-    for (const [field, value] of [['id', rec.id + 1000], ['createdAt', '2000-01-01T00:00:00.000Z'], ['createdBy', 'mallory'], ['updatedAt', '2000-01-01T00:00:00.000Z'], ['updatedBy', 'mallory']] as const) {
+    for (const [field, value] of [
+      ['id', rec.id + 1000],
+      ['createdAt', '2000-01-01T00:00:00.000Z'],
+      ['createdBy', 'mallory'],
+      ['updatedAt', '2000-01-01T00:00:00.000Z'],
+      ['updatedBy', 'mallory'],
+    ] as const) {
       const r = await call('PUT', `/api/notices/${rec.id}`, admin, { ...rec, [field]: value, content: 'v2' });
       expect(r.statusCode, field).toBe(400);
       expect(r.json().errors, field).toEqual({ [field]: 'validation.readOnly' });
@@ -146,7 +151,12 @@ describe('notice attachments', () => {
   });
   const upload = (token: string, name: string, data: Buffer, overwrite = false, fields: Record<string, string> = { noticeId: String(noticeId) }) => {
     const m = multipart(fields, { name, data });
-    return t.app.inject({ method: 'POST', url: `/api/notice-attachments/upload${overwrite ? '?overwrite=true' : ''}`, headers: { ...bearer(token), ...m.headers }, payload: m.payload });
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/notice-attachments/upload${overwrite ? '?overwrite=true' : ''}`,
+      headers: { ...bearer(token), ...m.headers },
+      payload: m.payload,
+    });
   };
 
   it('uploads a PDF, lists it for the notice, a supplier downloads it with its Chinese name', async () => {
@@ -206,10 +216,12 @@ describe('notice attachments', () => {
     expect((await call('GET', `/api/notice-attachments/${rec.id}/download`, admin)).statusCode).toBe(404);
   });
 
-  it('attachments of a repealed notice are out of a supplier\'s reach', async () => {
+  it("attachments of a repealed notice are out of a supplier's reach", async () => {
     const n = (await call('POST', '/api/notices', admin, { title: '附件随公告废止', content: 'c' })).json();
     const m = multipart({ noticeId: String(n.id) }, { name: 'a.pdf', data: PDF });
-    const att = (await t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload', headers: { ...bearer(admin), ...m.headers }, payload: m.payload })).json();
+    const att = (
+      await t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload', headers: { ...bearer(admin), ...m.headers }, payload: m.payload })
+    ).json();
     expect((await call('GET', `/api/notice-attachments/${att.id}/download`, sup)).statusCode).toBe(200);
     await call('POST', `/api/notices/${n.id}/actions/repeal`, admin, {});
     expect((await call('GET', `/api/notice-attachments/${att.id}/download`, sup)).statusCode).toBe(404);

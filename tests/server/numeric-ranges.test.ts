@@ -23,7 +23,18 @@ beforeAll(async () => {
   sup = await login(t.app, 'sup01');
   staff = await login(t.app, 'staff01');
   // an adjustment names a part of the supplier's child-part stock (metadata lookup)
-  await insert('childPartStock', { partsCode: STOCKED_PART, supplierCode: 'S001', warehouseCode: 'PDC01', demandQty: 0, stockQty: 0, availableQty: 0, totalStockQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
+  await insert('childPartStock', {
+    partsCode: STOCKED_PART,
+    supplierCode: 'S001',
+    warehouseCode: 'PDC01',
+    demandQty: 0,
+    stockQty: 0,
+    availableQty: 0,
+    totalStockQty: 0,
+    abnormalStockQty: 0,
+    waitingShipQty: 0,
+    shortageQty: 0,
+  });
 });
 afterAll(() => t.close());
 
@@ -37,7 +48,13 @@ let seq = 0;
 const part = () => `NR-${++seq}`;
 
 const STOCKED_PART = 'NR-STOCKED';
-const adjustment = (values: Record<string, unknown> = {}) => ({ partsCode: STOCKED_PART, adjustQty: 5, adjustType: code('adjustType', 'adjustAccount'), reason: '盘点差异', ...values });
+const adjustment = (values: Record<string, unknown> = {}) => ({
+  partsCode: STOCKED_PART,
+  adjustQty: 5,
+  adjustType: code('adjustType', 'adjustAccount'),
+  reason: '盘点差异',
+  ...values,
+});
 
 describe('the declared ranges reach the schemas', () => {
   it('integer fields, action inputs and decimals carry minimum and maximum', () => {
@@ -53,7 +70,8 @@ describe('the declared ranges reach the schemas', () => {
       const fields = [...Object.values(e.fields).filter((f) => !f.system), ...Object.values(e.actions).flatMap((a) => Object.values(a.input))];
       for (const f of fields) {
         if (f.type === 'integer') expect([f.minimum, f.maximum], `${e.name}.${f.name}`).not.toContain(undefined);
-        if (f.type === 'integer') expect(Number.isSafeInteger(f.maximum) && Number.isSafeInteger(f.minimum) && f.minimum! <= f.maximum!, `${e.name}.${f.name}`).toBe(true);
+        if (f.type === 'integer')
+          expect(Number.isSafeInteger(f.maximum) && Number.isSafeInteger(f.minimum) && f.minimum! <= f.maximum!, `${e.name}.${f.name}`).toBe(true);
         if (f.type === 'decimal') expect([f.precision, f.scale], `${e.name}.${f.name}`).not.toContain(undefined);
       }
     }
@@ -65,7 +83,12 @@ describe('bodies outside a range answer 400 naming the limit', () => {
     for (const lang of ['en-US', 'zh-CN'] as const) {
       const high = await post('/api/stock-adjustments', sup, adjustment({ adjustQty: QTY_MAX + 1 }), lang);
       expect(high.statusCode, high.body).toBe(400);
-      expect(high.json()).toMatchObject({ code: 'error.validation', message: translate(lang, 'error.validation'), errors: { adjustQty: 'validation.maximum' }, errorArgs: { adjustQty: { max: QTY_MAX } } });
+      expect(high.json()).toMatchObject({
+        code: 'error.validation',
+        message: translate(lang, 'error.validation'),
+        errors: { adjustQty: 'validation.maximum' },
+        errorArgs: { adjustQty: { max: QTY_MAX } },
+      });
       const low = await post('/api/stock-adjustments', sup, adjustment({ adjustQty: -QTY_MAX - 1 }), lang);
       expect(low.statusCode, low.body).toBe(400);
       expect(low.json()).toMatchObject({ errors: { adjustQty: 'validation.minimum' }, errorArgs: { adjustQty: { min: -QTY_MAX } } });
@@ -95,12 +118,24 @@ describe('bodies outside a range answer 400 naming the limit', () => {
     const a = (await post('/api/stock-adjustments', sup, adjustment())).json();
     const r = await send('PUT', `/api/stock-adjustments/${a.id}`, sup, { adjustQty: QTY_MAX + 1, version: a.version }, 'zh-CN');
     expect(r.statusCode, r.body).toBe(400);
-    expect(r.json()).toMatchObject({ code: 'error.validation', message: translate('zh-CN', 'error.validation'), errors: { adjustQty: 'validation.maximum' }, errorArgs: { adjustQty: { max: QTY_MAX } } });
+    expect(r.json()).toMatchObject({
+      code: 'error.validation',
+      message: translate('zh-CN', 'error.validation'),
+      errors: { adjustQty: 'validation.maximum' },
+      errorArgs: { adjustQty: { max: QTY_MAX } },
+    });
     expect((await row('stock_adjustment', a.id)).adjust_qty).toBe(5);
   });
 
   it('decimals: the range follows from precision and scale, or from a declared minimum/maximum', async () => {
-    const fee = { originalPartsCode: 'OP-NR', feePartsCode: 'FP-NR', consultingFee: 10, managementRate: 0.1, supplierCode: 'S001', effectiveDate: '2099-01-01' };
+    const fee = {
+      originalPartsCode: 'OP-NR',
+      feePartsCode: 'FP-NR',
+      consultingFee: 10,
+      managementRate: 0.1,
+      supplierCode: 'S001',
+      effectiveDate: '2099-01-01',
+    };
     const big = await post('/api/consulting-fee-items', staff, { ...fee, consultingFee: 1e12 });
     expect(big.statusCode, big.body).toBe(400);
     expect(big.json()).toMatchObject({ errors: { consultingFee: 'validation.maximum' }, errorArgs: { consultingFee: { max: 999_999_999_999.99 } } });
@@ -109,8 +144,18 @@ describe('bodies outside a range answer 400 naming the limit', () => {
 
   it('action inputs: ship, DFS ship and print quantities', async () => {
     const orderId = await insert('order', {
-      orderNo: 'PNR000001', itemNo: 1, partsCode: '8E0-615-301-A', orderQty: 10, shippedQty: 0, unsentQty: 10, thisShipmentQty: 10,
-      status: code('purchaseOrderStatus', 'confirmed'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001',
+      orderNo: 'PNR000001',
+      itemNo: 1,
+      partsCode: '8E0-615-301-A',
+      orderQty: 10,
+      shippedQty: 0,
+      unsentQty: 10,
+      thisShipmentQty: 10,
+      status: code('purchaseOrderStatus', 'confirmed'),
+      warehouseCode: 'PDC01',
+      directSupplierCode: 'S001',
+      productionSupplierCode: 'S001',
+      purchasingSupplierCode: 'S001',
     });
     for (const lang of ['en-US', 'zh-CN']) {
       const ship = await post(`/api/orders/${orderId}/actions/ship`, sup, { shipQty: QTY_MAX + 1 }, lang);
@@ -121,8 +166,18 @@ describe('bodies outside a range answer 400 naming the limit', () => {
     expect(print.statusCode).toBe(400);
     expect(print.json()).toMatchObject({ errors: { printQty: 'rule.printQty' }, errorArgs: { printQty: { min: 1, max: 5000 } } });
     const dfsId = await insert('dfsOrder', {
-      dealerCode: 'D100', dealerName: '上海一号店', dealerOrderNo: 'SANR0001', purchaseOrderNo: 'PNR0001', partsCode: '1K0-199-262', orderQty: 5, sentQty: 0, unsentQty: 5,
-      shipStatus: code('dfsShipStatus', 'wait'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S001', warehouseCode: 'PDC01',
+      dealerCode: 'D100',
+      dealerName: '上海一号店',
+      dealerOrderNo: 'SANR0001',
+      purchaseOrderNo: 'PNR0001',
+      partsCode: '1K0-199-262',
+      orderQty: 5,
+      sentQty: 0,
+      unsentQty: 5,
+      shipStatus: code('dfsShipStatus', 'wait'),
+      originalSupplierCode: 'S001',
+      purchaseSupplierCode: 'S001',
+      warehouseCode: 'PDC01',
     });
     const dfs = await post(`/api/dfs-orders/${dfsId}/actions/ship`, sup, { shipQty: QTY_MAX + 1 });
     expect(dfs.statusCode).toBe(400);
@@ -134,8 +189,18 @@ describe('bodies outside a range answer 400 naming the limit', () => {
   it('DFS ship never sends more than the order leaves, whatever the stored unsent quantity says', async () => {
     // a line whose unsentQty disagrees with orderQty - sentQty (written past the API)
     const id = await insert('dfsOrder', {
-      dealerCode: 'D100', dealerName: '上海一号店', dealerOrderNo: 'SANR0002', purchaseOrderNo: 'PNR0002', partsCode: '1K0-199-262', orderQty: 5, sentQty: 4, unsentQty: 5,
-      shipStatus: code('dfsShipStatus', 'partial'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S001', warehouseCode: 'PDC01',
+      dealerCode: 'D100',
+      dealerName: '上海一号店',
+      dealerOrderNo: 'SANR0002',
+      purchaseOrderNo: 'PNR0002',
+      partsCode: '1K0-199-262',
+      orderQty: 5,
+      sentQty: 4,
+      unsentQty: 5,
+      shipStatus: code('dfsShipStatus', 'partial'),
+      originalSupplierCode: 'S001',
+      purchaseSupplierCode: 'S001',
+      warehouseCode: 'PDC01',
     });
     const r = await post(`/api/dfs-orders/${id}/actions/ship`, sup, { shipQty: 2 });
     expect(r.statusCode).toBe(409);
@@ -151,7 +216,16 @@ describe('the stock-adjustment audit keeps the stock inside its range', () => {
     return a.id as number;
   }
   const stockRow = (partsCode: string, values: Record<string, unknown>) =>
-    insert('childPartStock', { partsCode, supplierCode: 'S001', warehouseCode: 'PDC01', demandQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0, ...values });
+    insert('childPartStock', {
+      partsCode,
+      supplierCode: 'S001',
+      warehouseCode: 'PDC01',
+      demandQty: 0,
+      abnormalStockQty: 0,
+      waitingShipQty: 0,
+      shortageQty: 0,
+      ...values,
+    });
 
   it('refuses (409) an adjustment that would push the stock above its maximum, and changes nothing', async () => {
     const p = part();

@@ -36,7 +36,10 @@ afterAll(async () => {
   rmSync(adminDir, { recursive: true, force: true });
 });
 
-const ops = () => Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, m]) => Object.entries(m).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+const ops = () =>
+  Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, m]) =>
+    Object.entries(m).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+  );
 const fastifyUrl = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 const opOf = (method: string, url: string): Json | undefined => doc.paths[url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')]?.[method.toLowerCase()];
 
@@ -47,7 +50,7 @@ describe('the OpenAPI document', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).statusCode).toBe(401);
   });
 
-  it('documents every route the server registers; what is not in it is the admin\'s static files', () => {
+  it("documents every route the server registers; what is not in it is the admin's static files", () => {
     const routes = t.app.registeredRoutes.filter((r) => r.method !== 'HEAD');
     expect(routes.length).toBeGreaterThan(150);
     const missing: string[] = [];
@@ -78,7 +81,14 @@ describe('the OpenAPI document', () => {
         if (f.filter.includes('contains')) expect(keys).toContain(`${n}_like`);
         if (f.filter.includes('range')) expect(keys).toEqual(expect.arrayContaining([`${n}_gte`, `${n}_lte`]));
       }
-      for (const [m, u] of [['GET', `${base}/:id`], ['POST', base], ['PUT', `${base}/:id`], ['DELETE', `${base}/:id`], ['GET', `${base}/export`]]) expect(opOf(m, u), `${m} ${u}`).toBeDefined();
+      for (const [m, u] of [
+        ['GET', `${base}/:id`],
+        ['POST', base],
+        ['PUT', `${base}/:id`],
+        ['DELETE', `${base}/:id`],
+        ['GET', `${base}/export`],
+      ])
+        expect(opOf(m, u), `${m} ${u}`).toBeDefined();
       if (e.file) {
         expect(opOf('POST', `${base}/upload`)!.requestBody.content['multipart/form-data']).toBeDefined();
         expect(opOf('GET', `${base}/:id/download`)).toBeDefined();
@@ -94,7 +104,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('bodies and answers are the validator\'s own JSON Schemas (server/generated/schemas.json)', () => {
+  it("bodies and answers are the validator's own JSON Schemas (server/generated/schemas.json)", () => {
     for (const e of Object.values(metadata.entities)) {
       const base = `/api/${e.resource}`;
       const component = (o: Json, media = 'application/json') => {
@@ -110,14 +120,15 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('every $ref resolves, every path parameter is declared, every schema compiles with the validator\'s ajv', () => {
+  it("every $ref resolves, every path parameter is declared, every schema compiles with the validator's ajv", () => {
     const refs: string[] = [];
     const walk = (x: unknown) => {
       if (Array.isArray(x)) x.forEach(walk);
-      else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) {
-        if (k === '$ref') refs.push(v as string);
-        else walk(v);
-      }
+      else if (x && typeof x === 'object')
+        for (const [k, v] of Object.entries(x)) {
+          if (k === '$ref') refs.push(v as string);
+          else walk(v);
+        }
     };
     walk(doc);
     expect(refs.length).toBeGreaterThan(100);
@@ -126,7 +137,11 @@ describe('the OpenAPI document', () => {
       expect(doc.components[kind]?.[name], r).toBeDefined();
     }
     for (const { path, method, op } of ops()) {
-      for (const p of path.match(/\{[^}]+\}/g) ?? []) expect((op.parameters ?? []).some((x: Json) => x.in === 'path' && x.name === p.slice(1, -1)), `${method} ${path} ${p}`).toBe(true);
+      for (const p of path.match(/\{[^}]+\}/g) ?? [])
+        expect(
+          (op.parameters ?? []).some((x: Json) => x.in === 'path' && x.name === p.slice(1, -1)),
+          `${method} ${path} ${p}`,
+        ).toBe(true);
       expect(op.summary, `${method} ${path}`).toBeTruthy();
       expect(op.operationId, `${method} ${path}`).toBeTruthy();
     }
@@ -140,7 +155,9 @@ describe('the OpenAPI document', () => {
     expect(token.security).toEqual([]);
     expect(Object.keys(token.requestBody.content)).toEqual(['application/x-www-form-urlencoded']);
     expect(token.requestBody.content['application/x-www-form-urlencoded'].schema.properties.grant_type).toBeDefined();
-    expect(opOf('POST', '/supplierApi/accountInfo/info')!.responses['200'].content['application/json'].schema.properties.status).toEqual(expect.objectContaining({ const: 200 }));
+    expect(opOf('POST', '/supplierApi/accountInfo/info')!.responses['200'].content['application/json'].schema.properties.status).toEqual(
+      expect.objectContaining({ const: 200 }),
+    );
   });
 });
 

@@ -51,8 +51,18 @@ beforeAll(async () => {
   const ids = await RowWriter.write(db, metadata, (w) =>
     Array.from({ length: SHIPPED }, (_, i) =>
       w.insert('order', {
-        orderNo: `OP${String(i).padStart(6, '0')}`, itemNo: 1, partsCode: '8E0-615-301-A', orderQty: 10, shippedQty: 0, unsentQty: 10, thisShipmentQty: 10,
-        status: code('purchaseOrderStatus', 'confirmed'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001',
+        orderNo: `OP${String(i).padStart(6, '0')}`,
+        itemNo: 1,
+        partsCode: '8E0-615-301-A',
+        orderQty: 10,
+        shippedQty: 0,
+        unsentQty: 10,
+        thisShipmentQty: 10,
+        status: code('purchaseOrderStatus', 'confirmed'),
+        warehouseCode: 'PDC01',
+        directSupplierCode: 'S001',
+        productionSupplierCode: 'S001',
+        purchasingSupplierCode: 'S001',
       }),
     ),
   );
@@ -73,7 +83,13 @@ beforeAll(async () => {
     return { status: 200, body: { ok: true } };
   });
   const endpoints = Object.fromEntries(Object.keys(metadata.outbox!.interfaces).map((c) => [c, { url: `${rx!.base}/${c}` }]));
-  const options = { ...database.options, jwtSecret: TEST_SECRET, hashParams: TEST_PARAMS, migrate: false, outbox: { enabled: true, intervalMs: 20, endpoints, env: {} } };
+  const options = {
+    ...database.options,
+    jwtSecret: TEST_SECRET,
+    hashParams: TEST_PARAMS,
+    migrate: false,
+    outbox: { enabled: true, intervalMs: 20, endpoints, env: {} },
+  };
   const started = await Promise.allSettled([startServeProcess(options), startServeProcess(options)]);
   for (const s of started) if (s.status === 'fulfilled') procs.push(s.value);
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -96,7 +112,14 @@ afterAll(async () => {
 describe(`the outbox with two server processes over one ${BACKEND} database`, () => {
   it('sends every message exactly once, each in one attempt, by both processes at the same time', async () => {
     const status = (key: string) => metadata.codeTables.interfaceMessageStatus.values.find((v) => v.key === key)!.code;
-    const waitingCount = async () => Number((await db!.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status IN (?, ?) AND next_attempt_at <= ?`, [status('pending'), status('unconfigured'), new Date().toISOString()]))!.n);
+    const waitingCount = async () =>
+      Number(
+        (await db!.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status IN (?, ?) AND next_attempt_at <= ?`, [
+          status('pending'),
+          status('unconfigured'),
+          new Date().toISOString(),
+        ]))!.n,
+      );
     // until the processes are done (bounded, so a broken dispatcher fails here rather than hang)
     for (let i = 0; i < 600 && (await waitingCount()) > 0; i++) await sleep(100);
     expect(await waitingCount()).toBe(0);
@@ -106,9 +129,13 @@ describe(`the outbox with two server processes over one ${BACKEND} database`, ()
     expect(shipped.length).toBeGreaterThanOrEqual(SHIPPED);
     expect(overlapped, 'both processes had a call in flight at the same time').toBe(true);
     // exactly once: one attempt per message, each key taken once, no duplicate delivery at all
-    const twice = await db!.all<Row>(`SELECT message_id, COUNT(*) AS n FROM interface_attempt WHERE sender <> ? GROUP BY message_id HAVING COUNT(*) <> 1`, [SEED_SENDER]);
+    const twice = await db!.all<Row>(`SELECT message_id, COUNT(*) AS n FROM interface_attempt WHERE sender <> ? GROUP BY message_id HAVING COUNT(*) <> 1`, [
+      SEED_SENDER,
+    ]);
     expect(twice).toEqual([]);
-    const attemptedNow = Number((await db!.get<{ n: number }>(`SELECT COUNT(DISTINCT message_id) AS n FROM interface_attempt WHERE sender <> ?`, [SEED_SENDER]))!.n);
+    const attemptedNow = Number(
+      (await db!.get<{ n: number }>(`SELECT COUNT(DISTINCT message_id) AS n FROM interface_attempt WHERE sender <> ?`, [SEED_SENDER]))!.n,
+    );
     expect(attemptedNow).toBe(rx!.taken.size);
     const newlySent = sent.filter((m) => rx!.taken.has(String(m.idempotency_key)));
     for (const m of newlySent) expect(rx!.taken.get(String(m.idempotency_key)), String(m.idempotency_key)).toBe(1);

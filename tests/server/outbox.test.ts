@@ -41,7 +41,14 @@ const MODE = { manual: code('interfaceSendMode', 'manual'), automatic: code('int
 const endpointsOf = (r: Receiver) => Object.fromEntries(Object.keys(outbox.interfaces).map((c) => [c, { url: `${r.base}/${c}` }]));
 const dispatchers: OutboxDispatcher[] = [];
 function dispatcher(opts: DispatcherOptions = {}): OutboxDispatcher {
-  const d = new OutboxDispatcher(t.app.db, metadata, { env: {}, endpoints: endpointsOf(rx), clock: () => new Date(Date.now() + offset), random: () => 0.5, sender: 'test-dispatcher', ...opts });
+  const d = new OutboxDispatcher(t.app.db, metadata, {
+    env: {},
+    endpoints: endpointsOf(rx),
+    clock: () => new Date(Date.now() + offset),
+    random: () => 0.5,
+    sender: 'test-dispatcher',
+    ...opts,
+  });
   dispatchers.push(d);
   return d;
 }
@@ -67,22 +74,45 @@ afterAll(async () => {
   await t?.close();
 });
 
-const post = (url: string, token: string, payload: unknown = {}) => t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': 'en-US' }, payload: payload as object });
+const post = (url: string, token: string, payload: unknown = {}) =>
+  t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': 'en-US' }, payload: payload as object });
 const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
 const insert = (entity: string, values: Row) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
 let seq = 0;
 const orderLine = (values: Row = {}) =>
   insert('order', {
-    orderNo: `PX${String(++seq).padStart(6, '0')}`, itemNo: 1, partsCode: '8E0-615-301-A', orderQty: 10, shippedQty: 0, unsentQty: 10, thisShipmentQty: 10,
-    status: code('purchaseOrderStatus', 'confirmed'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001', ...values,
+    orderNo: `PX${String(++seq).padStart(6, '0')}`,
+    itemNo: 1,
+    partsCode: '8E0-615-301-A',
+    orderQty: 10,
+    shippedQty: 0,
+    unsentQty: 10,
+    thisShipmentQty: 10,
+    status: code('purchaseOrderStatus', 'confirmed'),
+    warehouseCode: 'PDC01',
+    directSupplierCode: 'S001',
+    productionSupplierCode: 'S001',
+    purchasingSupplierCode: 'S001',
+    ...values,
   });
 const claim = () =>
   insert('claim', {
-    claimNo: `CB${String(++seq).padStart(8, '0')}`, status: code('claimStatus', 'unaudited'), dealerCode: 'D100', dealerOrderNo: 'SA2026110001', shipBillNo: 'SB-1', partsCode: '1K0-199-262',
-    shipQty: 5, claimQty: 2, reasonCode: code('claimReason', 'damaged'), warehouseCode: 'PDC01', claimWarehouse: 'PDC01', supplierCode: 'S001',
+    claimNo: `CB${String(++seq).padStart(8, '0')}`,
+    status: code('claimStatus', 'unaudited'),
+    dealerCode: 'D100',
+    dealerOrderNo: 'SA2026110001',
+    shipBillNo: 'SB-1',
+    partsCode: '1K0-199-262',
+    shipQty: 5,
+    claimQty: 2,
+    reasonCode: code('claimReason', 'damaged'),
+    warehouseCode: 'PDC01',
+    claimWarehouse: 'PDC01',
+    supplierCode: 'S001',
   });
 /** the messages an action wrote for a record */
-const messagesOf = (type: string, recordId: number) => t.app.db.all<Row>(`SELECT * FROM interface_message WHERE message_type = ? AND record_id = ? ORDER BY id`, [type, recordId]);
+const messagesOf = (type: string, recordId: number) =>
+  t.app.db.all<Row>(`SELECT * FROM interface_message WHERE message_type = ? AND record_id = ? ORDER BY id`, [type, recordId]);
 const message = async (id: number) => (await t.app.db.get<Row>(`SELECT * FROM interface_message WHERE id = ?`, [id]))!;
 const attemptsOf = (id: number) => t.app.db.all<Row>(`SELECT * FROM interface_attempt WHERE message_id = ? ORDER BY attempt_no`, [id]);
 const countMessages = async () => Number((await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message`))!.n);
@@ -95,7 +125,7 @@ async function shippedMessage(): Promise<Row> {
   return m;
 }
 
-describe('messages are written in the action\'s transaction', () => {
+describe("messages are written in the action's transaction", () => {
   it('a shipped purchase-order line: one message for the shipment interface with the declared payload', async () => {
     const id = await orderLine({ orderNo: 'PX-SHIP-1', itemNo: 3 });
     const r = await post(`/api/orders/${id}/actions/ship`, sup, { shipQty: 4 });
@@ -103,18 +133,46 @@ describe('messages are written in the action\'s transaction', () => {
     const ms = await messagesOf('order.ship', id);
     expect(ms).toHaveLength(1);
     const m = ms[0];
-    expect(m).toMatchObject({ interface_code: ITF.shipments, reference: 'PX-SHIP-1/3', resource: 'orders', status: S('pending'), attempts: 0, created_by: 'sup01', next_send_mode: MODE.automatic });
+    expect(m).toMatchObject({
+      interface_code: ITF.shipments,
+      reference: 'PX-SHIP-1/3',
+      resource: 'orders',
+      status: S('pending'),
+      attempts: 0,
+      created_by: 'sup01',
+      next_send_mode: MODE.automatic,
+    });
     expect(String(m.idempotency_key)).toMatch(/^[0-9a-f-]{36}$/);
     const payload = JSON.parse(String(m.payload)) as Row;
     const decl = outbox.interfaces[ITF.shipments].messages.find((x) => x.type === 'order.ship')!;
     expect(Object.keys(payload)).toEqual(decl.fields);
     // the record as it is after the action
-    expect(payload).toMatchObject({ orderNo: 'PX-SHIP-1', itemNo: 3, shipQty: 4, shippedQty: 4, unsentQty: 6, status: code('purchaseOrderStatus', 'confirmed') });
+    expect(payload).toMatchObject({
+      orderNo: 'PX-SHIP-1',
+      itemNo: 3,
+      shipQty: 4,
+      shippedQty: 4,
+      unsentQty: 6,
+      status: code('purchaseOrderStatus', 'confirmed'),
+    });
     expect(payload.lastShippedAt).toBe(r.json().lastShippedAt);
   });
 
   it('a DFS shipment, a claim answer (approve, reject, return) and an agreed settlement (with its lines)', async () => {
-    const dfs = await insert('dfsOrder', { dealerCode: 'D100', dealerName: '上海一号店', dealerOrderNo: 'SA-OUTBOX-1', purchaseOrderNo: 'P-OUTBOX-1', partsCode: '1K0-199-262', orderQty: 5, sentQty: 0, unsentQty: 5, shipStatus: code('dfsShipStatus', 'wait'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S001', warehouseCode: 'PDC01' });
+    const dfs = await insert('dfsOrder', {
+      dealerCode: 'D100',
+      dealerName: '上海一号店',
+      dealerOrderNo: 'SA-OUTBOX-1',
+      purchaseOrderNo: 'P-OUTBOX-1',
+      partsCode: '1K0-199-262',
+      orderQty: 5,
+      sentQty: 0,
+      unsentQty: 5,
+      shipStatus: code('dfsShipStatus', 'wait'),
+      originalSupplierCode: 'S001',
+      purchaseSupplierCode: 'S001',
+      warehouseCode: 'PDC01',
+    });
     expect((await post(`/api/dfs-orders/${dfs}/actions/ship`, sup, { shipQty: 2 })).statusCode).toBe(200);
     const [dm] = await messagesOf('dfsOrder.ship', dfs);
     expect(dm).toMatchObject({ interface_code: ITF.shipments, reference: 'SA-OUTBOX-1/1K0-199-262' });
@@ -136,8 +194,26 @@ describe('messages are written in the action\'s transaction', () => {
     }
 
     const lines = [
-      await insert('settlementLine', { period: '2026-10', supplierCode: 'S001', originalPartsCode: 'OB-OP-1', feePartsCode: 'FP-1', qty: 1, unitFee: 100.5, amount: 100.5, status: code('settlementLineStatus', 'toBeSettled') }),
-      await insert('settlementLine', { period: '2026-10', supplierCode: 'S001', originalPartsCode: 'OB-OP-2', feePartsCode: 'FP-1', qty: 2, unitFee: 10, amount: 20, status: code('settlementLineStatus', 'toBeSettled') }),
+      await insert('settlementLine', {
+        period: '2026-10',
+        supplierCode: 'S001',
+        originalPartsCode: 'OB-OP-1',
+        feePartsCode: 'FP-1',
+        qty: 1,
+        unitFee: 100.5,
+        amount: 100.5,
+        status: code('settlementLineStatus', 'toBeSettled'),
+      }),
+      await insert('settlementLine', {
+        period: '2026-10',
+        supplierCode: 'S001',
+        originalPartsCode: 'OB-OP-2',
+        feePartsCode: 'FP-1',
+        qty: 2,
+        unitFee: 10,
+        amount: 20,
+        status: code('settlementLineStatus', 'toBeSettled'),
+      }),
     ];
     const init = await post('/api/settlement-lines/actions/initiate', sup, { ids: lines });
     expect(init.statusCode, init.body).toBe(200);
@@ -176,14 +252,16 @@ describe('messages are written in the action\'s transaction', () => {
 });
 
 describe('batches', () => {
-  it('never exceed the interface\'s limit: 65 shipments go as 30 + 30 + 5 (FPInt001), each taken once', async () => {
+  it("never exceed the interface's limit: 65 shipments go as 30 + 30 + 5 (FPInt001), each taken once", async () => {
     expect(outbox.interfaces[ITF.shipments].batchLimit).toBe(metadata.app.constants.fpInt001MaxItems);
     await drain(dispatcher());
     const ids: number[] = [];
     for (let i = 0; i < 65; i++) ids.push(await orderLine());
     const r = await post('/api/orders/actions/ship', sup, { ids, shipQty: 1 });
     expect(r.statusCode, r.body).toBe(200);
-    const keys = (await t.app.db.all<Row>(`SELECT idempotency_key FROM interface_message WHERE message_type = 'order.ship' AND record_id IN (${ids.join(',')})`)).map((m) => String(m.idempotency_key));
+    const keys = (
+      await t.app.db.all<Row>(`SELECT idempotency_key FROM interface_message WHERE message_type = 'order.ship' AND record_id IN (${ids.join(',')})`)
+    ).map((m) => String(m.idempotency_key));
     expect(keys).toHaveLength(65);
     const first = rx.batches.length;
     await drain(dispatcher());
@@ -205,7 +283,17 @@ describe('batches', () => {
     const e = metadata.entities.claim;
     const record = (await t.app.db.get<Row>(`SELECT id, claim_no AS "claimNo", status FROM claim WHERE id = ?`, [id]))!;
     // the emitter itself, 160 times over one record (as 160 answered claims would)
-    await t.app.db.transaction((q) => emitMessages(q, metadata, e, e.actions.reject, Array.from({ length: 160 }, () => record), principalOf('supplier', { supplierCode: 'S001' }), new Date().toISOString()));
+    await t.app.db.transaction((q) =>
+      emitMessages(
+        q,
+        metadata,
+        e,
+        e.actions.reject,
+        Array.from({ length: 160 }, () => record),
+        principalOf('supplier', { supplierCode: 'S001' }),
+        new Date().toISOString(),
+      ),
+    );
     const first = rx.batches.length;
     await drain(dispatcher());
     expect(rx.batches.slice(first).map((b) => b.body.messages.length)).toEqual([150, 10]);
@@ -213,7 +301,7 @@ describe('batches', () => {
 });
 
 describe('delivery', () => {
-  it('a receiver that fails twice then accepts takes the message once; the log shows three attempts with the spec\'s codes', async () => {
+  it("a receiver that fails twice then accepts takes the message once; the log shows three attempts with the spec's codes", async () => {
     await drain(dispatcher());
     const m = await shippedMessage();
     const first = rx.batches.length;
@@ -221,7 +309,14 @@ describe('delivery', () => {
     const d = dispatcher();
     expect((await d.runOnce()).failed).toBe(1);
     let row = await message(Number(m.id));
-    expect(row).toMatchObject({ status: S('pending'), attempts: 1, last_result: RESULT.fail, last_http_status: 503, last_error: 'HTTP 503 Service Unavailable', last_mode: MODE.automatic });
+    expect(row).toMatchObject({
+      status: S('pending'),
+      attempts: 1,
+      last_result: RESULT.fail,
+      last_http_status: 503,
+      last_error: 'HTTP 503 Service Unavailable',
+      last_mode: MODE.automatic,
+    });
     expect(JSON.parse(String(row.last_answer))).toEqual({ error: 'maintenance' });
     // not due again before its backoff
     expect((await d.runOnce()).batches).toBe(0);
@@ -231,7 +326,15 @@ describe('delivery', () => {
     offset += 2 * HOUR;
     expect((await d.runOnce()).sent).toBe(1);
     row = await message(Number(m.id));
-    expect(row).toMatchObject({ status: S('sent'), attempts: 3, last_result: RESULT.success, last_http_status: 200, last_error: null, next_attempt_at: null, lease_owner: null });
+    expect(row).toMatchObject({
+      status: S('sent'),
+      attempts: 3,
+      last_result: RESULT.success,
+      last_http_status: 200,
+      last_error: null,
+      next_attempt_at: null,
+      lease_owner: null,
+    });
     expect(row.sent_at).toBeTruthy();
 
     const mine = rx.batches.slice(first);
@@ -251,7 +354,11 @@ describe('delivery', () => {
     // internal staff read the same through the API
     const api = await get(listUrl('interface-attempts', { filter: { messageId: Number(m.id) }, sort: ['attemptNo', 'ASC'] }), staff);
     expect(api.statusCode).toBe(200);
-    expect((api.json() as Row[]).map((a) => [a.attemptNo, a.result, a.mode])).toEqual([[1, '0', '1'], [2, '0', '1'], [3, '1', '1']]);
+    expect((api.json() as Row[]).map((a) => [a.attemptNo, a.result, a.mode])).toEqual([
+      [1, '0', '1'],
+      [2, '0', '1'],
+      [3, '1', '1'],
+    ]);
   });
 
   it('the backoff doubles from delivery.backoffSeconds up to maxBackoffSeconds, with jitter', () => {
@@ -280,11 +387,15 @@ describe('delivery', () => {
     expect(rx.taken.get(String(m.idempotency_key))).toBe(1);
   });
 
-  it('a message leased by another process waits for the lease; a dead process\'s lease ends and the message goes with its key', async () => {
+  it("a message leased by another process waits for the lease; a dead process's lease ends and the message goes with its key", async () => {
     await drain(dispatcher());
     const m = await shippedMessage();
     const id = Number(m.id);
-    await t.app.db.run(`UPDATE interface_message SET lease_owner = ?, lease_until = ? WHERE id = ?`, ['other-host:999:abc', new Date(Date.now() + offset + 10 * 60_000).toISOString(), id]);
+    await t.app.db.run(`UPDATE interface_message SET lease_owner = ?, lease_until = ? WHERE id = ?`, [
+      'other-host:999:abc',
+      new Date(Date.now() + offset + 10 * 60_000).toISOString(),
+      id,
+    ]);
     const d = dispatcher();
     await d.runOnce();
     expect(await message(id)).toMatchObject({ status: S('pending'), attempts: 0, lease_owner: 'other-host:999:abc' });
@@ -298,9 +409,23 @@ describe('delivery', () => {
 
   it('a receiver that refuses one message of a batch: that one retries, the other is sent', async () => {
     const [a, b] = [await shippedMessage(), await shippedMessage()];
-    rx.behave((batch) => ({ status: 200, body: { results: batch.body.messages.map((x) => (x.idempotencyKey === a.idempotency_key ? { idempotencyKey: x.idempotencyKey, ok: false, error: 'unknown part' } : { idempotencyKey: x.idempotencyKey, ok: true })) } }));
+    rx.behave((batch) => ({
+      status: 200,
+      body: {
+        results: batch.body.messages.map((x) =>
+          x.idempotencyKey === a.idempotency_key
+            ? { idempotencyKey: x.idempotencyKey, ok: false, error: 'unknown part' }
+            : { idempotencyKey: x.idempotencyKey, ok: true },
+        ),
+      },
+    }));
     await dispatcher().runOnce();
-    expect(await message(Number(a.id))).toMatchObject({ status: S('pending'), last_result: RESULT.fail, last_http_status: 200, last_error: 'refused by the receiver: unknown part' });
+    expect(await message(Number(a.id))).toMatchObject({
+      status: S('pending'),
+      last_result: RESULT.fail,
+      last_http_status: 200,
+      last_error: 'refused by the receiver: unknown part',
+    });
     expect(await message(Number(b.id))).toMatchObject({ status: S('sent'), last_result: RESULT.success });
   });
 
@@ -349,7 +474,10 @@ describe('no endpoint configured', () => {
   it('reads PORTAL_INTERFACE_<CODE>_URL and _TOKEN from the environment', async () => {
     const m = await shippedMessage();
     const first = rx.batches.length;
-    await dispatcher({ endpoints: {}, env: { [`PORTAL_INTERFACE_${ITF.shipments}_URL`]: `${rx.base}/env`, [`PORTAL_INTERFACE_${ITF.shipments}_TOKEN`]: 'secret-1' } }).runOnce();
+    await dispatcher({
+      endpoints: {},
+      env: { [`PORTAL_INTERFACE_${ITF.shipments}_URL`]: `${rx.base}/env`, [`PORTAL_INTERFACE_${ITF.shipments}_TOKEN`]: 'secret-1' },
+    }).runOnce();
     expect((await message(Number(m.id))).status).toBe(S('sent'));
     const b = rx.batches.slice(first).find((x) => x.body.messages.some((y) => y.idempotencyKey === m.idempotency_key))!;
     expect(b.path).toBe('/env');
@@ -397,7 +525,10 @@ describe('failed for good, and resent by hand', () => {
     expect(again.json().code).toBe('error.illegalTransition');
     // the resends are in the audit trail
     const audit = await t.app.db.all<Row>(`SELECT user_id, operation FROM audit_entry WHERE resource = 'interface-messages' AND record_id = ?`, [id]);
-    expect(audit).toEqual([{ user_id: 'staff01', operation: 'action:resend' }, { user_id: 'staff01', operation: 'action:resend' }]);
+    expect(audit).toEqual([
+      { user_id: 'staff01', operation: 'action:resend' },
+      { user_id: 'staff01', operation: 'action:resend' },
+    ]);
   });
 
   it('bulk resend of the failed messages of one interface', async () => {
@@ -405,28 +536,39 @@ describe('failed for good, and resent by hand', () => {
     rx.behave(() => ({ status: 502 }));
     await dispatcher({ delivery: { maxAttempts: 1 } }).runOnce();
     for (const m of ms) expect((await message(Number(m.id))).status).toBe(S('failed'));
-    const other = (await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status = ? AND interface_code <> ?`, [S('failed'), ITF.shipments]))!.n;
-    const failedHere = Number((await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status = ? AND interface_code = ?`, [S('failed'), ITF.shipments]))!.n);
+    const other = (await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status = ? AND interface_code <> ?`, [
+      S('failed'),
+      ITF.shipments,
+    ]))!.n;
+    const failedHere = Number(
+      (await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status = ? AND interface_code = ?`, [S('failed'), ITF.shipments]))!
+        .n,
+    );
     expect((await post('/api/interface-messages/actions/resendFailed', sup, { interfaceCode: ITF.shipments })).statusCode).toBe(403);
     const r = await post('/api/interface-messages/actions/resendFailed', staff, { interfaceCode: ITF.shipments });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().result).toEqual({ resent: failedHere });
     for (const m of ms) expect(await message(Number(m.id))).toMatchObject({ status: S('pending'), next_send_mode: MODE.manual });
     // the other interfaces' failed messages stay as they are
-    expect((await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status = ? AND interface_code <> ?`, [S('failed'), ITF.shipments]))!.n).toBe(other);
+    expect(
+      (await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status = ? AND interface_code <> ?`, [S('failed'), ITF.shipments]))!
+        .n,
+    ).toBe(other);
     rx.behave(accept);
     await drain(dispatcher());
     for (const m of ms) {
       expect((await message(Number(m.id))).status).toBe(S('sent'));
       expect((await attemptsOf(Number(m.id))).map((a) => a.mode)).toEqual([MODE.automatic, MODE.manual]);
     }
-    const audit = await t.app.db.get<Row>(`SELECT user_id, changes FROM audit_entry WHERE resource = 'interface-messages' AND operation = 'action:resendFailed' ORDER BY id DESC LIMIT 1`);
+    const audit = await t.app.db.get<Row>(
+      `SELECT user_id, changes FROM audit_entry WHERE resource = 'interface-messages' AND operation = 'action:resendFailed' ORDER BY id DESC LIMIT 1`,
+    );
     expect(JSON.parse(String(audit!.changes))).toEqual({ interfaceCode: ITF.shipments, resent: failedHere });
   });
 });
 
 describe('access', () => {
-  it('the interface log is internal staff\'s: suppliers and the supplier administrator get 403, private columns never leave', async () => {
+  it("the interface log is internal staff's: suppliers and the supplier administrator get 403, private columns never leave", async () => {
     const m = await shippedMessage();
     for (const token of [sup, admin]) {
       expect((await get(listUrl('interface-messages'), token)).statusCode).toBe(403);
@@ -439,7 +581,9 @@ describe('access', () => {
     expect(Object.keys(one.json())).not.toContain('leaseOwner');
     expect(Object.keys(one.json())).not.toContain('leaseUntil');
     // nobody writes the log through the API
-    expect((await t.app.inject({ method: 'PUT', url: `/api/interface-messages/${m.id}`, headers: bearer(staff), payload: { status: S('sent') } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/interface-messages/${m.id}`, headers: bearer(staff), payload: { status: S('sent') } })).statusCode,
+    ).toBe(403);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/interface-messages/${m.id}`, headers: bearer(staff) })).statusCode).toBe(403);
     expect((await post('/api/interface-messages', staff, { reference: 'x' })).statusCode).toBe(403);
   });

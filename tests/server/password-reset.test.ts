@@ -20,13 +20,23 @@ let t: TestApp;
 
 const post = (url: string, payload: unknown, lang = 'zh-CN', app = t.app) =>
   app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, headers: { 'accept-language': lang } });
-const forgot = (userId: string, email?: string, lang?: string, app?: TestApp['app']) => post('/api/auth/forgot', { userId, ...(email !== undefined ? { email } : {}) }, lang, app);
-const reset = (token: string, newPassword: string, confirmPassword = newPassword, lang?: string) => post('/api/auth/reset', { token, newPassword, confirmPassword }, lang);
+const forgot = (userId: string, email?: string, lang?: string, app?: TestApp['app']) =>
+  post('/api/auth/forgot', { userId, ...(email !== undefined ? { email } : {}) }, lang, app);
+const reset = (token: string, newPassword: string, confirmPassword = newPassword, lang?: string) =>
+  post('/api/auth/reset', { token, newPassword, confirmPassword }, lang);
 const check = (token: string, lang?: string) => post('/api/auth/reset/check', { token }, lang);
 const account = async (userId: string) =>
   (await t.app.db.get<{ id: number; status: string; failedLogins: number; sessionsValidFrom: string | null }>(
-    `SELECT id, status, failed_logins AS "failedLogins", sessions_valid_from AS "sessionsValidFrom" FROM account WHERE user_id = ?`, [userId]))!;
-const resetMails = async (userId: string) => Number((await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM _mail_queue q JOIN account a ON a.id = q.account_id WHERE q.template = 'passwordReset' AND a.user_id = ?`, [userId]))!.n);
+    `SELECT id, status, failed_logins AS "failedLogins", sessions_valid_from AS "sessionsValidFrom" FROM account WHERE user_id = ?`,
+    [userId],
+  ))!;
+const resetMails = async (userId: string) =>
+  Number(
+    (await t.app.db.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM _mail_queue q JOIN account a ON a.id = q.account_id WHERE q.template = 'passwordReset' AND a.user_id = ?`,
+      [userId],
+    ))!.n,
+  );
 
 /** Sends what is queued and answers the token of the newest reset mail to `userId`. */
 async function linkFor(userId: string): Promise<{ token: string; text: string; subject: string }> {
@@ -43,7 +53,8 @@ async function requestLink(userId: string, lang?: string) {
   expect(r.statusCode).toBe(202);
   return linkFor(userId);
 }
-const fieldError = (r: LightMyRequestResponse) => r.json() as { code: string; errors: Record<string, string>; errorArgs?: Record<string, Record<string, number>> };
+const fieldError = (r: LightMyRequestResponse) =>
+  r.json() as { code: string; errors: Record<string, string>; errorArgs?: Record<string, Record<string, number>> };
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -64,9 +75,15 @@ describe('forgot password', () => {
     answers.push(await forgot('sup02', 'SUP02@example.com '));
     for (const a of answers) {
       expect(a.statusCode).toBe(202);
-      expect(a.json()).toEqual({ status: 202, code: 'message.resetRequested', message: '如果该用户ID（和邮箱）对应一个留有邮箱的账户，我们已向该邮箱发送了设置新密码的链接，30 分钟内有效。' });
+      expect(a.json()).toEqual({
+        status: 202,
+        code: 'message.resetRequested',
+        message: '如果该用户ID（和邮箱）对应一个留有邮箱的账户，我们已向该邮箱发送了设置新密码的链接，30 分钟内有效。',
+      });
     }
-    expect((await forgot('nobody-here', undefined, 'en-US')).json().message).toMatch(/^If the user ID \(and e-mail\) belong to an account with an e-mail address/);
+    expect((await forgot('nobody-here', undefined, 'en-US')).json().message).toMatch(
+      /^If the user ID \(and e-mail\) belong to an account with an e-mail address/,
+    );
     await t.app.mailer.drain();
     const sent = smtp.mails.slice(before).filter((m) => m.headers.get('x-portal-template') === 'passwordReset');
     // sup01, and sup02 with its own address (case and spaces aside); not the mismatched request
@@ -103,7 +120,11 @@ describe('forgot password', () => {
   });
 
   it('limits mails per user ID (same answer beyond it) and requests per address (429)', async () => {
-    const limited = await build({ same: t, seed: false, app: { mail: { smtpUrl: smtp.url }, publicUrl: PUBLIC, passwordReset: { mailsPerUserPerHour: 2, perAddressPerMinute: 4 } } });
+    const limited = await build({
+      same: t,
+      seed: false,
+      app: { mail: { smtpUrl: smtp.url }, publicUrl: PUBLIC, passwordReset: { mailsPerUserPerHour: 2, perAddressPerMinute: 4 } },
+    });
     try {
       // the counters are shared by every process over the database: this test's requests start from none
       await t.app.db.run(`DELETE FROM _rate_counters WHERE key LIKE 'password-reset|%'`);
@@ -148,7 +169,11 @@ describe('reset', () => {
     r = await reset(token, 'Fresh2026A', 'Fresh2026B');
     expect(fieldError(r).errors.confirmPassword).toBe('error.passwordMismatch');
     r = await reset(token, DEMO_PASSWORD);
-    expect(fieldError(r)).toMatchObject({ code: 'error.validation', errors: { newPassword: 'error.passwordReused' }, errorArgs: { newPassword: { count: 5 } } });
+    expect(fieldError(r)).toMatchObject({
+      code: 'error.validation',
+      errors: { newPassword: 'error.passwordReused' },
+      errorArgs: { newPassword: { count: 5 } },
+    });
     expect(fieldError(await reset(token, '', ''))).toMatchObject({ errors: { newPassword: 'validation.required' } });
 
     r = await reset(token, 'Fresh2026A', 'Fresh2026A', 'en-US');
@@ -162,13 +187,18 @@ describe('reset', () => {
     expect((await tokenResponse(t.app, 'sup01')).json().code).toBe('error.loginFailed');
     expect((await tokenResponse(t.app, 'sup01', 'Fresh2026A')).statusCode).toBe(200);
     // used: refused with its own message, on check and on reset
-    expect((await check(token, 'en-US')).json()).toMatchObject({ code: 'error.resetLinkUsed', message: 'This link has already been used. To change the password again, please ask for a new password-reset link' });
+    expect((await check(token, 'en-US')).json()).toMatchObject({
+      code: 'error.resetLinkUsed',
+      message: 'This link has already been used. To change the password again, please ask for a new password-reset link',
+    });
     r = await reset(token, 'Other2026A');
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ code: 'error.resetLinkUsed', message: '该链接已使用过。如需再次修改密码，请重新申请重置密码' });
     // the audit trail: who, what (never the password)
     const audit = await t.app.db.get<{ userId: string; operation: string; changes: string }>(
-      `SELECT user_id AS "userId", operation, changes FROM audit_entry WHERE resource = 'accounts' AND record_id = ? ORDER BY id DESC LIMIT 1`, [(await account('sup01')).id]);
+      `SELECT user_id AS "userId", operation, changes FROM audit_entry WHERE resource = 'accounts' AND record_id = ? ORDER BY id DESC LIMIT 1`,
+      [(await account('sup01')).id],
+    );
     expect(audit).toMatchObject({ userId: 'sup01', operation: 'passwordReset' });
     expect(JSON.parse(audit!.changes)).toEqual({ password: ['***', '***'] });
   });
@@ -178,7 +208,10 @@ describe('reset', () => {
     const second = await requestLink('sup02');
     expect(first.token).not.toBe(second.token);
     expect((await check(first.token)).json().code).toBe('error.resetLinkUsed');
-    await t.app.db.run(`UPDATE _password_reset_tokens SET expires_at = ? WHERE token_hash = ?`, [new Date(Date.now() - 1000).toISOString(), tokenHash(second.token)]);
+    await t.app.db.run(`UPDATE _password_reset_tokens SET expires_at = ? WHERE token_hash = ?`, [
+      new Date(Date.now() - 1000).toISOString(),
+      tokenHash(second.token),
+    ]);
     let r = await check(second.token, 'en-US');
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ code: 'error.resetLinkExpired', message: 'This link has expired. Please ask for a new password-reset link' });
@@ -193,7 +226,10 @@ describe('reset', () => {
 
   it('links last app.json password.resetLinkMinutes (30)', async () => {
     const { token } = await requestLink('sup02');
-    const row = (await t.app.db.get<{ createdAt: string; expiresAt: string }>(`SELECT created_at AS "createdAt", expires_at AS "expiresAt" FROM _password_reset_tokens WHERE token_hash = ?`, [tokenHash(token)]))!;
+    const row = (await t.app.db.get<{ createdAt: string; expiresAt: string }>(
+      `SELECT created_at AS "createdAt", expires_at AS "expiresAt" FROM _password_reset_tokens WHERE token_hash = ?`,
+      [tokenHash(token)],
+    ))!;
     expect(Date.parse(row.expiresAt) - Date.parse(row.createdAt)).toBe(30 * 60_000);
   });
 

@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (url: string, payload: unknown, lang = 'en-US') => t.app.inject({ method: 'POST', url, headers: { ...bearer(sup), 'accept-language': lang }, payload: payload as object });
+const post = (url: string, payload: unknown, lang = 'en-US') =>
+  t.app.inject({ method: 'POST', url, headers: { ...bearer(sup), 'accept-language': lang }, payload: payload as object });
 const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
 const row = async (table: string, id: number) => (await t.app.db.get<Record<string, unknown>>(`SELECT * FROM ${table} WHERE id = ?`, [id]))!;
 
@@ -27,15 +28,36 @@ let seq = 0;
 function dfsLine(orderQty: number, values: Record<string, unknown> = {}): Promise<number> {
   seq++;
   return insert('dfsOrder', {
-    dealerCode: 'D100', dealerName: '上海一号店', dealerOrderNo: `SA20261200${String(seq).padStart(2, '0')}`, purchaseOrderNo: 'P2026120001', partsCode: `PR-${seq}`,
-    orderQty, sentQty: 0, unsentQty: orderQty, shipStatus: code('dfsShipStatus', 'wait'), originalSupplierCode: 'S001', purchaseSupplierCode: 'S001', warehouseCode: 'PDC01', ...values,
+    dealerCode: 'D100',
+    dealerName: '上海一号店',
+    dealerOrderNo: `SA20261200${String(seq).padStart(2, '0')}`,
+    purchaseOrderNo: 'P2026120001',
+    partsCode: `PR-${seq}`,
+    orderQty,
+    sentQty: 0,
+    unsentQty: orderQty,
+    shipStatus: code('dfsShipStatus', 'wait'),
+    originalSupplierCode: 'S001',
+    purchaseSupplierCode: 'S001',
+    warehouseCode: 'PDC01',
+    ...values,
   });
 }
 function orderLine(orderQty: number, itemNo = 1): Promise<number> {
   seq++;
   return insert('order', {
-    orderNo: `PR${String(seq).padStart(6, '0')}`, itemNo, partsCode: `PART-${seq}`, orderQty, shippedQty: 0, unsentQty: orderQty, thisShipmentQty: orderQty,
-    status: code('purchaseOrderStatus', 'confirmed'), warehouseCode: 'PDC01', directSupplierCode: 'S001', productionSupplierCode: 'S001', purchasingSupplierCode: 'S001',
+    orderNo: `PR${String(seq).padStart(6, '0')}`,
+    itemNo,
+    partsCode: `PART-${seq}`,
+    orderQty,
+    shippedQty: 0,
+    unsentQty: orderQty,
+    thisShipmentQty: orderQty,
+    status: code('purchaseOrderStatus', 'confirmed'),
+    warehouseCode: 'PDC01',
+    directSupplierCode: 'S001',
+    productionSupplierCode: 'S001',
+    purchasingSupplierCode: 'S001',
   });
 }
 
@@ -47,8 +69,15 @@ describe('DFS ship with a quantity per line', () => {
     expect(await row('dfs_order', a)).toMatchObject({ sent_qty: 5, unsent_qty: 0, current_ship_qty: 5, ship_status: code('dfsShipStatus', 'finished') });
     expect(await row('dfs_order', b)).toMatchObject({ sent_qty: 2, unsent_qty: 6, current_ship_qty: 2, ship_status: code('dfsShipStatus', 'partial') });
     expect(await row('dfs_order', c)).toMatchObject({ sent_qty: 1, unsent_qty: 2, ship_status: code('dfsShipStatus', 'partial') });
-    const hist = await t.app.db.all<{ dfs_order_id: number; ship_qty: number }>(`SELECT dfs_order_id, ship_qty FROM dfs_shipment WHERE dfs_order_id IN (?, ?, ?) ORDER BY dfs_order_id`, [a, b, c]);
-    expect(hist.map((h) => [Number(h.dfs_order_id), Number(h.ship_qty)])).toEqual([[a, 5], [b, 2], [c, 1]]);
+    const hist = await t.app.db.all<{ dfs_order_id: number; ship_qty: number }>(
+      `SELECT dfs_order_id, ship_qty FROM dfs_shipment WHERE dfs_order_id IN (?, ?, ?) ORDER BY dfs_order_id`,
+      [a, b, c],
+    );
+    expect(hist.map((h) => [Number(h.dfs_order_id), Number(h.ship_qty)])).toEqual([
+      [a, 5],
+      [b, 2],
+      [c, 1],
+    ]);
   });
 
   it('a quantity sent once applies to the lines without their own', async () => {
@@ -66,7 +95,11 @@ describe('DFS ship with a quantity per line', () => {
     const la = await row('dfs_order', b);
     const lc = await row('dfs_order', c);
     const items = `${la.dealer_order_no}/${la.parts_code} (2), ${lc.dealer_order_no}/${lc.parts_code} (1)`;
-    expect(en.json()).toMatchObject({ code: 'error.dfsShipQtyExceeded', errors: { [`perRecord.${b}.shipQty`]: 'validation.maximum', [`perRecord.${c}.shipQty`]: 'validation.maximum' }, errorArgs: { [`perRecord.${b}.shipQty`]: { max: 2 } } });
+    expect(en.json()).toMatchObject({
+      code: 'error.dfsShipQtyExceeded',
+      errors: { [`perRecord.${b}.shipQty`]: 'validation.maximum', [`perRecord.${c}.shipQty`]: 'validation.maximum' },
+      errorArgs: { [`perRecord.${b}.shipQty`]: { max: 2 } },
+    });
     expect(en.json().message).toContain(items);
     expect(en.json().errors[`perRecord.${a}.shipQty`]).toBeUndefined();
     const zh = await post('/api/dfs-orders/actions/ship', body, 'zh-CN');
@@ -80,7 +113,11 @@ describe('DFS ship with a quantity per line', () => {
     const missing = await post('/api/dfs-orders/actions/ship', { ids: [a, b], perRecord: { [a]: { shipQty: 1 } } }, 'zh-CN');
     expect(missing.statusCode).toBe(400);
     const lb = await row('dfs_order', b);
-    expect(missing.json()).toMatchObject({ code: 'error.recordInputInvalid', message: `请检查以下记录的填写：${lb.dealer_order_no}/${lb.parts_code}`, errors: { [`perRecord.${b}.shipQty`]: 'validation.required' } });
+    expect(missing.json()).toMatchObject({
+      code: 'error.recordInputInvalid',
+      message: `请检查以下记录的填写：${lb.dealer_order_no}/${lb.parts_code}`,
+      errors: { [`perRecord.${b}.shipQty`]: 'validation.required' },
+    });
     const zero = await post('/api/dfs-orders/actions/ship', { ids: [a, b], perRecord: { [a]: { shipQty: 0 }, [b]: { shipQty: 1.5 } } });
     expect(zero.statusCode).toBe(400);
     expect(zero.json().errors).toEqual({ [`perRecord.${a}.shipQty`]: 'rule.positiveInteger', [`perRecord.${b}.shipQty`]: 'validation.integer' });

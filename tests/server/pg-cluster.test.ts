@@ -76,7 +76,10 @@ describe('throw-away PostgreSQL for tests', () => {
       const [len] = await query<{ n: number }>(a.url, `SELECT char_length(title) AS n FROM notice WHERE id = 1`);
       expect(len.n).toBe(rows[0][0].length);
 
-      const [enc] = await query<{ encoding: string; collate: string }>(a.url, `SELECT pg_encoding_to_char(encoding) AS encoding, datcollate AS collate FROM pg_database WHERE datname = current_database()`);
+      const [enc] = await query<{ encoding: string; collate: string }>(
+        a.url,
+        `SELECT pg_encoding_to_char(encoding) AS encoding, datcollate AS collate FROM pg_database WHERE datname = current_database()`,
+      );
       expect(enc).toEqual({ encoding: 'UTF8', collate: 'C' });
 
       const inB = await query<{ t: string | null }>(b.url, `SELECT to_regclass('public.notice')::text AS t`);

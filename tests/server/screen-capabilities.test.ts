@@ -48,8 +48,11 @@ describe('range filters (spec point 5: start date must not be after end date)', 
       { releaseDate_gte: '2026-11-01', releaseDate_lte: '2026-11-01' },
       { releaseDate_gte: '2026-11-01' },
       { releaseDate_lte: '2026-11-01' },
-    ]) expect((await get(listUrl('orders', { filter }))).statusCode).toBe(200);
-    expect((await get(listUrl('stock-adjustments', { filter: { submittedAt_gte: '2026-11-01', submittedAt_lte: '2026-11-01T08:00:00Z' } }))).statusCode).toBe(200);
+    ])
+      expect((await get(listUrl('orders', { filter }))).statusCode).toBe(200);
+    expect((await get(listUrl('stock-adjustments', { filter: { submittedAt_gte: '2026-11-01', submittedAt_lte: '2026-11-01T08:00:00Z' } }))).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses it on the export as well', async () => {
@@ -60,20 +63,24 @@ describe('range filters (spec point 5: start date must not be after end date)', 
   });
 });
 
-describe('reference columns (a reference shows the referenced record\'s title field)', () => {
+describe("reference columns (a reference shows the referenced record's title field)", () => {
   it('the consulting list export shows settlement numbers, not ids, for every caller', async () => {
     const screen = metadata.screens.find((x) => x.name === 'consultingList')!;
     const col = screen.columns.findIndex((c) => c.field === 'settlementId');
     for (const user of ['sup01', 'staff01']) {
       const token = await login(t.app, user);
-      const lines = (await get(listUrl('settlement-lines', { filter: { status: screen.tabs.find((x) => x.key === 'inProgress')!.filter.status }, range: [0, 499] }), token)).json() as { settlementId: number }[];
+      const lines = (
+        await get(listUrl('settlement-lines', { filter: { status: screen.tabs.find((x) => x.key === 'inProgress')!.filter.status }, range: [0, 499] }), token)
+      ).json() as { settlementId: number }[];
       expect(lines.length).toBeGreaterThan(0);
       const ids = [...new Set(lines.map((l) => l.settlementId))];
       const settlements = (await get(listUrl('settlements', { filter: { id: ids } }), token)).json() as { id: number; settlementNo: string }[];
       const numberOf = new Map(settlements.map((x) => [x.id, x.settlementNo]));
       const r = await get(`/api/settlement-lines/export?${new URLSearchParams({ screen: 'consultingList', tab: 'inProgress' })}`, token);
       expect(r.statusCode, r.body).toBe(200);
-      const rows = readFirstSheet(r.rawPayload).rows.slice(1).map((x) => x.cells);
+      const rows = readFirstSheet(r.rawPayload)
+        .rows.slice(1)
+        .map((x) => x.cells);
       expect(rows.length).toBe(lines.length);
       expect(rows.every((c) => /^JS/.test(String(c[col])))).toBe(true);
       expect(new Set(rows.map((c) => c[col]))).toEqual(new Set(lines.map((l) => numberOf.get(l.settlementId))));
@@ -95,7 +102,9 @@ describe('logistics delivery method is a code table (bilingual throughout)', () 
     for (const locale of ['en-US', 'zh-CN'] as const) {
       const r = await get(`/api/orders/export?${new URLSearchParams({ screen: 'orderConfirm' })}`, sup, locale);
       expect(r.statusCode).toBe(200);
-      const cells = readFirstSheet(r.rawPayload).rows.slice(1).map((x) => x.cells[col]);
+      const cells = readFirstSheet(r.rawPayload)
+        .rows.slice(1)
+        .map((x) => x.cells[col]);
       expect(cells.length).toBeGreaterThan(0);
       expect(cells.every((c) => labels(locale).has(String(c)))).toBe(true);
     }
@@ -115,17 +124,20 @@ describe('logistics delivery method is a code table (bilingual throughout)', () 
     expect(report.migrations).toEqual([m.id]);
     const after = await db.all<{ id: number; v: string }>(`SELECT id, logistics_delivery_method AS v FROM "order" WHERE id IN (?, ?, ?) ORDER BY id`, ids);
     expect(after.map((r) => r.v)).toEqual(['04', '03', '自提']);
-    const type = await db.get<{ t: string }>(`SELECT field_type AS t FROM _schema_columns WHERE table_name = 'order' AND column_name = 'logistics_delivery_method'`);
+    const type = await db.get<{ t: string }>(
+      `SELECT field_type AS t FROM _schema_columns WHERE table_name = 'order' AND column_name = 'logistics_delivery_method'`,
+    );
     expect(type!.t).toBe(`code:${METHOD}`);
   });
 });
 
-describe('lookup fields: an adjustment names a part of the supplier\'s child-part stock at this PDC', () => {
+describe("lookup fields: an adjustment names a part of the supplier's child-part stock at this PDC", () => {
   const post = (url: string, token: string, payload: unknown, method: 'POST' | 'PUT' = 'POST', lang = 'en-US') =>
     t.app.inject({ method, url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
-  const mine = async (token: string) => ((await get(listUrl('child-part-stocks', { range: [0, 499] }), token)).json() as { partsCode: string }[]).map((x) => x.partsCode);
+  const mine = async (token: string) =>
+    ((await get(listUrl('child-part-stocks', { range: [0, 499] }), token)).json() as { partsCode: string }[]).map((x) => x.partsCode);
 
-  it('refuses a part that is not in stock, or only in another supplier\'s stock, with a message on the field', async () => {
+  it("refuses a part that is not in stock, or only in another supplier's stock, with a message on the field", async () => {
     const sup2 = await login(t.app, 'sup02');
     const own = await mine(sup);
     const theirs = (await mine(sup2)).filter((p) => !own.includes(p));
@@ -162,10 +174,20 @@ describe('messages name the limit, the field and the reason', () => {
 
   it('an oversize upload names the size limit, in both languages', async () => {
     const admin = await login(t.app, 'supadmin');
-    const notice = (await t.app.inject({ method: 'POST', url: '/api/notices', headers: bearer(admin), payload: { title: `limit ${Date.now()}`, content: 'x' } })).json();
-    for (const [lang, text] of [['en-US', `The file exceeds the size limit of ${LIMIT} KB`], ['zh-CN', `文件大小超出限制（最大 ${LIMIT} KB）`]]) {
+    const notice = (
+      await t.app.inject({ method: 'POST', url: '/api/notices', headers: bearer(admin), payload: { title: `limit ${Date.now()}`, content: 'x' } })
+    ).json();
+    for (const [lang, text] of [
+      ['en-US', `The file exceeds the size limit of ${LIMIT} KB`],
+      ['zh-CN', `文件大小超出限制（最大 ${LIMIT} KB）`],
+    ]) {
       const m = multipart({ noticeId: String(notice.id) }, { name: 'big.pdf', data: Buffer.concat([PDF, Buffer.alloc(LIMIT * 1024)]) });
-      const r = await t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload', headers: { ...bearer(admin), ...m.headers, 'accept-language': lang }, payload: m.payload });
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/api/notice-attachments/upload',
+        headers: { ...bearer(admin), ...m.headers, 'accept-language': lang },
+        payload: m.payload,
+      });
       expect(r.statusCode).toBe(413);
       expect(r.json()).toMatchObject({ code: 'error.fileTooLarge', message: text });
     }
@@ -173,14 +195,26 @@ describe('messages name the limit, the field and the reason', () => {
 
   it('a fee import error names the row, the column and the reason', async () => {
     const staff = await login(t.app, 'staff01');
-    const good = { originalPartsCode: 'MSG-0001', feePartsCode: 'ZX-MSG-0001', consultingFee: 10, managementRate: 0.05, supplierCode: 'S001', effectiveDate: '2026-12-01' };
+    const good = {
+      originalPartsCode: 'MSG-0001',
+      feePartsCode: 'ZX-MSG-0001',
+      consultingFee: 10,
+      managementRate: 0.05,
+      supplierCode: 'S001',
+      effectiveDate: '2026-12-01',
+    };
     for (const lang of ['en-US', 'zh-CN'] as const) {
       const fee = metadata.entities.consultingFeeItem.fields;
       const header = (f: string) => messages[lang][fee[f].labelKey];
       // the template's columns are the field labels of the caller's language; row 3 has a rate of 7
       const file = feeItemTemplate(metadata, lang, [good, { ...good, originalPartsCode: 'MSG-0002', managementRate: 7 }]);
       const m = multipart({}, { name: file.fileName, data: Buffer.from(file.body as Uint8Array) });
-      const r = await t.app.inject({ method: 'POST', url: '/api/consulting-fee-items/actions/import', headers: { ...bearer(staff), ...m.headers, 'accept-language': lang }, payload: m.payload });
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/api/consulting-fee-items/actions/import',
+        headers: { ...bearer(staff), ...m.headers, 'accept-language': lang },
+        payload: m.payload,
+      });
       expect(r.statusCode, r.body).toBe(400);
       const body = r.json();
       expect(body.code).toBe('error.importFailed');
@@ -190,15 +224,35 @@ describe('messages name the limit, the field and the reason', () => {
   });
 
   it('a stale ship says which order is now in which status', async () => {
-    const confirmed = (await get(listUrl('orders', { filter: { status: code('purchaseOrderStatus', 'confirmed') }, range: [0, 0] }))).json()[0] as { id: number; orderNo: string; unsentQty: number };
-    const first = await t.app.inject({ method: 'POST', url: `/api/orders/${confirmed.id}/actions/ship`, headers: bearer(sup), payload: { shipQty: confirmed.unsentQty } });
+    const confirmed = (await get(listUrl('orders', { filter: { status: code('purchaseOrderStatus', 'confirmed') }, range: [0, 0] }))).json()[0] as {
+      id: number;
+      orderNo: string;
+      unsentQty: number;
+    };
+    const first = await t.app.inject({
+      method: 'POST',
+      url: `/api/orders/${confirmed.id}/actions/ship`,
+      headers: bearer(sup),
+      payload: { shipQty: confirmed.unsentQty },
+    });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().status).toBe(code('purchaseOrderStatus', 'shipped'));
     for (const [lang, text] of [
-      ['en-US', `${confirmed.orderNo} is now “${messages['en-US'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”, so “${messages['en-US']['action.order.ship'] ?? messages['en-US'][metadata.entities.order.actions.ship.labelKey]}” is not possible`],
-      ['zh-CN', `${confirmed.orderNo} 当前状态为“${messages['zh-CN'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”，不能执行“${messages['zh-CN'][metadata.entities.order.actions.ship.labelKey]}”`],
+      [
+        'en-US',
+        `${confirmed.orderNo} is now “${messages['en-US'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”, so “${messages['en-US']['action.order.ship'] ?? messages['en-US'][metadata.entities.order.actions.ship.labelKey]}” is not possible`,
+      ],
+      [
+        'zh-CN',
+        `${confirmed.orderNo} 当前状态为“${messages['zh-CN'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”，不能执行“${messages['zh-CN'][metadata.entities.order.actions.ship.labelKey]}”`,
+      ],
     ]) {
-      const again = await t.app.inject({ method: 'POST', url: `/api/orders/${confirmed.id}/actions/ship`, headers: { ...bearer(sup), 'accept-language': lang }, payload: { shipQty: 1 } });
+      const again = await t.app.inject({
+        method: 'POST',
+        url: `/api/orders/${confirmed.id}/actions/ship`,
+        headers: { ...bearer(sup), 'accept-language': lang },
+        payload: { shipQty: 1 },
+      });
       expect(again.statusCode).toBe(409);
       expect(again.json()).toMatchObject({ code: 'error.illegalTransition', message: text });
     }

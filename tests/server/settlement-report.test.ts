@@ -40,7 +40,8 @@ async function expected(supplier?: string): Promise<Map<string, { n: number; qty
   }
   return out;
 }
-const asMap = (rows: Row[]) => new Map(rows.map((r) => [`${r.supplierCode}|${r.period}|${r.status}`, { n: r.lineCount, qty: r.totalQty, amount: r.totalAmount }]));
+const asMap = (rows: Row[]) =>
+  new Map(rows.map((r) => [`${r.supplierCode}|${r.period}|${r.status}`, { n: r.lineCount, qty: r.totalQty, amount: r.totalAmount }]));
 
 describe('the settlement report', () => {
   it('totals the lines per supplier, period and status; a supplier sees its own only', async () => {
@@ -55,35 +56,68 @@ describe('the settlement report', () => {
 
   it('filters by period and status, and moves with the lines', async () => {
     const period = '2030-01';
-    const ids = await RowWriter.write(t.app.db, metadata, (w) => [1, 2, 3].map((i) => w.insert('settlementLine', { period, supplierCode: 'S001', originalPartsCode: `OP-${i}`, feePartsCode: `FP-${i}`, qty: i, unitFee: 10.1, amount: 10.1 * i, status: code('settlementLineStatus', 'toBeSettled') })));
-    expect(await report(sup, { period })).toMatchObject([{ supplierCode: 'S001', period, status: code('settlementLineStatus', 'toBeSettled'), lineCount: 3, totalQty: 6, totalAmount: 60.6 }]);
+    const ids = await RowWriter.write(t.app.db, metadata, (w) =>
+      [1, 2, 3].map((i) =>
+        w.insert('settlementLine', {
+          period,
+          supplierCode: 'S001',
+          originalPartsCode: `OP-${i}`,
+          feePartsCode: `FP-${i}`,
+          qty: i,
+          unitFee: 10.1,
+          amount: 10.1 * i,
+          status: code('settlementLineStatus', 'toBeSettled'),
+        }),
+      ),
+    );
+    expect(await report(sup, { period })).toMatchObject([
+      { supplierCode: 'S001', period, status: code('settlementLineStatus', 'toBeSettled'), lineCount: 3, totalQty: 6, totalAmount: 60.6 },
+    ]);
     const init = await t.app.inject({ method: 'POST', url: '/api/settlement-lines/actions/initiate', headers: bearer(sup), payload: { ids: ids.slice(0, 2) } });
     expect(init.statusCode, init.body).toBe(200);
     const after = await report(sup, { period, status: [code('settlementLineStatus', 'toBeSettled'), code('settlementLineStatus', 'inProgress')] });
     const byStatus = new Map(after.map((r) => [r.status, [r.lineCount, r.totalAmount]]));
-    expect(byStatus).toEqual(new Map([[code('settlementLineStatus', 'inProgress'), [2, 30.3]], [code('settlementLineStatus', 'toBeSettled'), [1, 30.3]]]));
+    expect(byStatus).toEqual(
+      new Map([
+        [code('settlementLineStatus', 'inProgress'), [2, 30.3]],
+        [code('settlementLineStatus', 'toBeSettled'), [1, 30.3]],
+      ]),
+    );
     // the order's task details: its lines
     const sid = init.json().data[0].settlementId;
     const lines = (await get(listUrl('settlement-lines', { filter: { settlementId: sid } }), sup)).json();
     expect(lines.map((l: { id: number }) => l.id).sort()).toEqual(ids.slice(0, 2).sort());
   });
 
-  it('exports the screen\'s columns with totals, in the caller\'s language', async () => {
+  it("exports the screen's columns with totals, in the caller's language", async () => {
     const s = metadata.screens.find((x) => x.name === 'consultingReport')!;
-    const r = await get(`/api/settlement-reports/export?screen=consultingReport&filter=${encodeURIComponent(JSON.stringify({ period: '2030-01' }))}`, sup, 'zh-CN');
+    const r = await get(
+      `/api/settlement-reports/export?screen=consultingReport&filter=${encodeURIComponent(JSON.stringify({ period: '2030-01' }))}`,
+      sup,
+      'zh-CN',
+    );
     expect(r.statusCode, r.body.slice(0, 200)).toBe(200);
     const sheet = readFirstSheet(r.rawPayload);
     expect(sheet.rows[0].cells).toEqual(s.columns.map((c) => messages['zh-CN'][c.labelKey]));
     const body = sheet.rows.slice(1).map((x) => x.cells);
     expect(body).toHaveLength(2);
     expect(body.map((c) => c[s.columns.findIndex((x) => x.field === 'totalAmount')]).sort()).toEqual([30.3, 30.3]);
-    expect(body.map((c) => c[s.columns.findIndex((x) => x.field === 'status')]).sort()).toEqual([messages['zh-CN'][`code.settlementLineStatus.${code('settlementLineStatus', 'inProgress')}`], messages['zh-CN'][`code.settlementLineStatus.${code('settlementLineStatus', 'toBeSettled')}`]].sort());
+    expect(body.map((c) => c[s.columns.findIndex((x) => x.field === 'status')]).sort()).toEqual(
+      [
+        messages['zh-CN'][`code.settlementLineStatus.${code('settlementLineStatus', 'inProgress')}`],
+        messages['zh-CN'][`code.settlementLineStatus.${code('settlementLineStatus', 'toBeSettled')}`],
+      ].sort(),
+    );
   });
 
   it('is read-only', async () => {
     const [row] = await report(sup);
-    expect((await t.app.inject({ method: 'POST', url: '/api/settlement-reports', headers: bearer(staff), payload: { period: '2030-02' } })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'PUT', url: `/api/settlement-reports/${row.id}`, headers: bearer(sup), payload: { period: '2030-02' } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/settlement-reports', headers: bearer(staff), payload: { period: '2030-02' } })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/settlement-reports/${row.id}`, headers: bearer(sup), payload: { period: '2030-02' } })).statusCode,
+    ).toBe(403);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/settlement-reports/${row.id}`, headers: bearer(staff) })).statusCode).toBe(403);
     expect((await get(`/api/settlement-reports/${row.id}`, sup)).json()).toMatchObject({ id: row.id, period: row.period });
   });

@@ -78,11 +78,16 @@ describe('a start that cannot succeed', () => {
     const fee = old.find((t) => t.name === 'consulting_fee_item')!;
     fee.columns = fee.columns.filter((c) => c.name !== 'management_rate');
     await migrate(db, old);
-    await db.run(`INSERT INTO consulting_fee_item (original_parts_code, fee_parts_code, consulting_fee, supplier_code, effective_date, version) VALUES ('P', 'F', 1, 'S001', '2026-01-01', 1)`);
+    await db.run(
+      `INSERT INTO consulting_fee_item (original_parts_code, fee_parts_code, consulting_fee, supplier_code, effective_date, version) VALUES ('P', 'F', 1, 'S001', '2026-01-01', 1)`,
+    );
     await db.close();
     const r = await start(env);
     expect(r.code).toBe(1);
-    expectParagraph(r.stderr, /The database cannot follow the metadata without losing data or leaving required values empty:\n {2}- table "consulting_fee_item" \(entity "consultingFeeItem", field "managementRate", metadata\/entities\/consulting-fee-item.json\): the new field "managementRate" is required and has no default/);
+    expectParagraph(
+      r.stderr,
+      /The database cannot follow the metadata without losing data or leaving required values empty:\n {2}- table "consulting_fee_item" \(entity "consultingFeeItem", field "managementRate", metadata\/entities\/consulting-fee-item.json\): the new field "managementRate" is required and has no default/,
+    );
     expect(r.stderr).toMatch(/"op":"addColumn","table":"consulting_fee_item","column":"management_rate"/);
     expect(r.stderr).toMatch(/Nothing was changed\.\n\n$/);
   });
@@ -100,7 +105,12 @@ describe('a start that cannot succeed', () => {
     it('one process: the port, the address and what to do', async () => {
       const r = await start({ ...(await database()), PORT: String(port) });
       expect(r.code).toBe(1);
-      expectParagraph(r.stderr, new RegExp(`^\\nPort ${port} on 127\\.0\\.0\\.1 is already in use \\(another portal, or another program, listens there\\)\\. Stop it, or set PORT to a free port, then start again\\.\\n\\n$`));
+      expectParagraph(
+        r.stderr,
+        new RegExp(
+          `^\\nPort ${port} on 127\\.0\\.0\\.1 is already in use \\(another portal, or another program, listens there\\)\\. Stop it, or set PORT to a free port, then start again\\.\\n\\n$`,
+        ),
+      );
     });
 
     it('a cluster: said once, and the primary stops instead of starting workers again and again', async () => {
@@ -115,7 +125,8 @@ describe('a start that cannot succeed', () => {
     let copy: string;
     beforeAll(() => {
       copy = mkdtempSync(join(dir, 'project-'));
-      for (const d of ['server', 'codegen', 'metadata']) cpSync(join(ROOT, d), join(copy, d), { recursive: true, filter: (src) => !src.includes(`${join('server', 'dist')}`) });
+      for (const d of ['server', 'codegen', 'metadata'])
+        cpSync(join(ROOT, d), join(copy, d), { recursive: true, filter: (src) => !src.includes(`${join('server', 'dist')}`) });
       for (const f of ['package.json', 'tsconfig.json']) cpSync(join(ROOT, f), join(copy, f));
       symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     });
@@ -128,7 +139,10 @@ describe('a start that cannot succeed', () => {
       try {
         const r = await start(await database(), copy);
         expect(r.code).toBe(1);
-        expectParagraph(r.stderr, /^\nThe metadata cannot be read:\n {2}- metadata\/screens\/notice-list.json:3:24: not valid JSON: expected "," or "}" after a property value, found "\\""\nFix these files, run npm run codegen, then start again\.\n\n$/);
+        expectParagraph(
+          r.stderr,
+          /^\nThe metadata cannot be read:\n {2}- metadata\/screens\/notice-list.json:3:24: not valid JSON: expected "," or "}" after a property value, found "\\""\nFix these files, run npm run codegen, then start again\.\n\n$/,
+        );
       } finally {
         writeFileSync(p, text);
       }
@@ -141,7 +155,10 @@ describe('a start that cannot succeed', () => {
       try {
         const r = await start(await database(), copy);
         expect(r.code).toBe(1);
-        expectParagraph(r.stderr, /^\nThe metadata changed since the generated files were written \(server\/generated\/ is out of date\)\. Run npm run codegen/);
+        expectParagraph(
+          r.stderr,
+          /^\nThe metadata changed since the generated files were written \(server\/generated\/ is out of date\)\. Run npm run codegen/,
+        );
       } finally {
         writeFileSync(p, text);
       }

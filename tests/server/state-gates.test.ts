@@ -23,7 +23,12 @@ const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, tok: strin
   t.app.inject({ method, url, headers: { ...bearer(tok), 'accept-language': 'en-US' }, ...(payload !== undefined ? { payload: payload as object } : {}) });
 const uploadTo = (noticeId: number, name: string) => {
   const m = multipart({ noticeId: String(noticeId) }, { name, data: PDF });
-  return t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload?overwrite=true', headers: { ...bearer(admin), ...m.headers }, payload: m.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/notice-attachments/upload?overwrite=true',
+    headers: { ...bearer(admin), ...m.headers },
+    payload: m.payload,
+  });
 };
 const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
 
@@ -63,19 +68,39 @@ describe('a discarded notice is read-only', () => {
 
 describe('decisions that send something back take a reason', () => {
   it('reject rejection (settlement objection) needs the objection, which is kept', async () => {
-    const line = await insert('settlementLine', { period: '2026-11', supplierCode: 'S001', originalPartsCode: 'OP-9', feePartsCode: 'FP-9', qty: 1, unitFee: 10, amount: 10, status: code('settlementLineStatus', 'toBeSettled') });
+    const line = await insert('settlementLine', {
+      period: '2026-11',
+      supplierCode: 'S001',
+      originalPartsCode: 'OP-9',
+      feePartsCode: 'FP-9',
+      qty: 1,
+      unitFee: 10,
+      amount: 10,
+      status: code('settlementLineStatus', 'toBeSettled'),
+    });
     const sid = (await call('POST', '/api/settlement-lines/actions/initiate', sup, { ids: [line] })).json().data[0].settlementId;
     expect((await call('POST', `/api/settlements/${sid}/actions/reject`, staff, { opinion: '金额有误' })).statusCode).toBe(200);
     const none = await call('POST', `/api/settlements/${sid}/actions/rejectRejection`, sup, {});
     expect(none.statusCode).toBe(400);
     expect(none.json().errors).toEqual({ objection: 'validation.required' });
-    expect((await call('POST', `/api/settlements/${sid}/actions/rejectRejection`, sup, { objection: '   ' })).json().errors).toEqual({ objection: 'validation.required' });
+    expect((await call('POST', `/api/settlements/${sid}/actions/rejectRejection`, sup, { objection: '   ' })).json().errors).toEqual({
+      objection: 'validation.required',
+    });
     const ok = await call('POST', `/api/settlements/${sid}/actions/rejectRejection`, sup, { objection: '金额按合同计算无误' });
     expect(ok.json()).toMatchObject({ approvalStatus: code('settlementApprovalStatus', 'pending'), objection: '金额按合同计算无误', opinion: '金额有误' });
   });
 
   it('the supplier rejects fee items with a reason, kept on each item', async () => {
-    const item = (n: number) => insert('consultingFeeItem', { originalPartsCode: `OP-R${n}`, feePartsCode: `ZX-R${n}`, consultingFee: 10, managementRate: 0.1, supplierCode: 'S001', state: code('consultingFeeItemState', 'toBeConfirmed'), effectiveDate: '2026-12-01' });
+    const item = (n: number) =>
+      insert('consultingFeeItem', {
+        originalPartsCode: `OP-R${n}`,
+        feePartsCode: `ZX-R${n}`,
+        consultingFee: 10,
+        managementRate: 0.1,
+        supplierCode: 'S001',
+        state: code('consultingFeeItemState', 'toBeConfirmed'),
+        effectiveDate: '2026-12-01',
+      });
     const ids = [await item(1), await item(2)];
     const none = await call('POST', '/api/consulting-fee-items/actions/reject', sup, { ids });
     expect(none.statusCode).toBe(400);
@@ -90,8 +115,21 @@ describe('decisions that send something back take a reason', () => {
 
   it('internal staff return a stock adjustment with the reason (audit note)', async () => {
     // an adjustment names a part of the supplier's child-part stock at this PDC (metadata lookup)
-    await insert('childPartStock', { partsCode: 'C-RT', supplierCode: 'S001', warehouseCode: 'PDC01', demandQty: 0, stockQty: 0, availableQty: 0, totalStockQty: 0, abnormalStockQty: 0, waitingShipQty: 0, shortageQty: 0 });
-    const a = (await call('POST', '/api/stock-adjustments', sup, { partsCode: 'C-RT', adjustQty: 2, adjustType: code('adjustType', 'adjustAccount'), reason: '盘点' })).json();
+    await insert('childPartStock', {
+      partsCode: 'C-RT',
+      supplierCode: 'S001',
+      warehouseCode: 'PDC01',
+      demandQty: 0,
+      stockQty: 0,
+      availableQty: 0,
+      totalStockQty: 0,
+      abnormalStockQty: 0,
+      waitingShipQty: 0,
+      shortageQty: 0,
+    });
+    const a = (
+      await call('POST', '/api/stock-adjustments', sup, { partsCode: 'C-RT', adjustQty: 2, adjustType: code('adjustType', 'adjustAccount'), reason: '盘点' })
+    ).json();
     await call('POST', `/api/stock-adjustments/${a.id}/actions/submit`, sup, {});
     const none = await call('POST', `/api/stock-adjustments/${a.id}/actions/return`, staff, {});
     expect(none.statusCode).toBe(400);

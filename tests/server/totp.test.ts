@@ -35,7 +35,16 @@ beforeAll(async () => {
   t = await build();
   const hash = await hashPassword(DEMO_PASSWORD, TEST_PARAMS);
   await RowWriter.write(t.app.db, metadata, (w) =>
-    w.insert('account', { userId: ADMIN, name: ADMIN, accountType: code('accountType', 'internal'), departmentId: 'PD01', status: code('accountStatus', 'normal'), failedLogins: 0, passwordHash: hash, passwordChangedAt: w.now }),
+    w.insert('account', {
+      userId: ADMIN,
+      name: ADMIN,
+      accountType: code('accountType', 'internal'),
+      departmentId: 'PD01',
+      status: code('accountStatus', 'normal'),
+      failedLogins: 0,
+      passwordHash: hash,
+      passwordChangedAt: w.now,
+    }),
   );
   // only Date is faked: timers, the database and the password hashing run as ever. The clock
   // only moves forward, a little ahead of the real one (tokens made before stay valid)
@@ -66,12 +75,25 @@ const mfaGrant = (mfaToken: string, code: string, lang?: string, app = t.app) =>
 const ticket = async (user: string, app = t.app): Promise<string> => {
   const r = await tokenResponse(app, user, undefined, 'PDC01', 'en-US');
   expect(r.statusCode, r.body).toBe(400);
-  expect(r.json()).toMatchObject({ error: 'mfa_required', code: 'error.mfaRequired', message: 'Enter the 6-digit code from your authenticator app', expires_in: 300 });
+  expect(r.json()).toMatchObject({
+    error: 'mfa_required',
+    code: 'error.mfaRequired',
+    message: 'Enter the 6-digit code from your authenticator app',
+    expires_in: 300,
+  });
   expect(r.json().access_token).toBeUndefined();
   return r.json().mfa_token as string;
 };
 const account = (user: string) =>
-  t.app.db.get<{ id: number; status: string; failedLogins: number; secret: string | null; enabled: number | boolean; lastStep: number | null; recovery: string | null }>(
+  t.app.db.get<{
+    id: number;
+    status: string;
+    failedLogins: number;
+    secret: string | null;
+    enabled: number | boolean;
+    lastStep: number | null;
+    recovery: string | null;
+  }>(
     `SELECT id, status, failed_logins AS "failedLogins", totp_secret AS "secret", totp_enabled AS "enabled", totp_last_step AS "lastStep", totp_recovery_codes AS "recovery" FROM account WHERE user_id = ?`,
     [user],
   );
@@ -393,7 +415,10 @@ describe('account types that must use two-step verification (app.mfa.requiredFor
     const token = res.json().access_token as string;
     const refused = await r.app.inject({ method: 'GET', url: '/api/notices', headers: { ...bearer(token), 'accept-language': 'en-US' } });
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toMatchObject({ code: 'error.mfaEnrolmentRequired', message: 'Your account must use two-step verification: please set it up before you continue' });
+    expect(refused.json()).toMatchObject({
+      code: 'error.mfaEnrolmentRequired',
+      message: 'Your account must use two-step verification: please set it up before you continue',
+    });
     expect((await post('/connect/warehouse', token, { warehouse: 'PDC02' }, r.app)).json().code).toBe('error.mfaEnrolmentRequired');
     expect((await r.app.inject({ method: 'GET', url: '/api/accounts', headers: bearer(token) })).statusCode).toBe(403);
     // what the dialog needs still works
@@ -424,7 +449,12 @@ describe('account types that must use two-step verification (app.mfa.requiredFor
     const token = res.json().access_token as string;
     expect((await setup(token, 'init2026A', r.app)).json().code).toBe('error.passwordMustChange');
     expect((await r.app.inject({ method: 'GET', url: '/api/orders', headers: bearer(token) })).json().code).toBe('error.passwordMustChange');
-    const changed = await post('/supplierApi/accountInfo/update', token, { oldPassword: 'init2026A', newPassword: 'fresh2026B', confirmPassword: 'fresh2026B' }, r.app);
+    const changed = await post(
+      '/supplierApi/accountInfo/update',
+      token,
+      { oldPassword: 'init2026A', newPassword: 'fresh2026B', confirmPassword: 'fresh2026B' },
+      r.app,
+    );
     expect(changed.statusCode, changed.body).toBe(200);
     const next = fresh(changed);
     expect((await r.app.inject({ method: 'GET', url: '/api/orders', headers: bearer(next) })).json().code).toBe('error.mfaEnrolmentRequired');

@@ -52,7 +52,11 @@ function freePort(): Promise<number> {
   });
 }
 
-interface Answer { status: number; body: Record<string, unknown> & { code?: string }; /** our end of the connection */ localPort: number }
+interface Answer {
+  status: number;
+  body: Record<string, unknown> & { code?: string };
+  /** our end of the connection */ localPort: number;
+}
 
 /**
  * One HTTP request with a timeout. By default on a connection of its own that is closed after the
@@ -63,22 +67,33 @@ function call(method: string, path: string, headers: Record<string, string> = {}
   const agent = keep ? new Agent({ keepAlive: true, maxSockets: 1 }) : false;
   if (agent) keep!.push(agent);
   return new Promise((res, rej) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(body !== undefined ? { 'content-length': Buffer.byteLength(body) } : {}) }, timeout: timeoutMs }, (r) => {
-      const localPort = r.socket.localPort ?? 0;
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: Answer['body'];
-        try {
-          parsed = text ? (JSON.parse(text) as Answer['body']) : {};
-        } catch {
-          parsed = { raw: text.slice(0, 200) };
-        }
-        res({ status: r.statusCode ?? 0, body: parsed, localPort });
-      });
-      r.on('error', rej);
-    });
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, ...(body !== undefined ? { 'content-length': Buffer.byteLength(body) } : {}) },
+        timeout: timeoutMs,
+      },
+      (r) => {
+        const localPort = r.socket.localPort ?? 0;
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: Answer['body'];
+          try {
+            parsed = text ? (JSON.parse(text) as Answer['body']) : {};
+          } catch {
+            parsed = { raw: text.slice(0, 200) };
+          }
+          res({ status: r.statusCode ?? 0, body: parsed, localPort });
+        });
+        r.on('error', rej);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)));
     req.on('error', rej);
     if (body !== undefined) req.write(body);
@@ -95,7 +110,10 @@ function servedBy(localPort: number, workers: number[]): number | undefined {
   const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
   const local = `0100007F:${hex(port)}`;
   const remote = `0100007F:${hex(localPort)}`;
-  const line = readFileSync('/proc/net/tcp', 'utf8').split('\n').map((l) => l.trim().split(/\s+/)).find((f) => f[1] === local && f[2] === remote);
+  const line = readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .find((f) => f[1] === local && f[2] === remote);
   if (!line) return undefined;
   const target = `socket:[${line[9]}]`;
   for (const pid of workers) {
@@ -118,7 +136,9 @@ function servedBy(localPort: number, workers: number[]): number | undefined {
 async function authedOnWorkers(n: number, workers: number[]): Promise<{ status: number; worker: number | undefined }[]> {
   const agents: Agent[] = [];
   try {
-    const answers = await Promise.all(Array.from({ length: n }, () => call('GET', '/api/orders?range=[0,0]', { authorization: `Bearer ${token}` }, undefined, 10_000, agents)));
+    const answers = await Promise.all(
+      Array.from({ length: n }, () => call('GET', '/api/orders?range=[0,0]', { authorization: `Bearer ${token}` }, undefined, 10_000, agents)),
+    );
     return answers.map((a) => ({ status: a.status, worker: servedBy(a.localPort, workers) }));
   } finally {
     for (const a of agents) a.destroy();
@@ -206,14 +226,19 @@ beforeAll(async () => {
     }
   });
   // the public warehouse list answers once a worker serves (migration + demo data + start take a while)
-  await until('the cluster answers', 90_000, async () => {
-    try {
-      const r = await call('GET', '/api/warehouses', {}, undefined, 2000);
-      return r.status === 200 ? r : undefined;
-    } catch {
-      return undefined;
-    }
-  }, 250);
+  await until(
+    'the cluster answers',
+    90_000,
+    async () => {
+      try {
+        const r = await call('GET', '/api/warehouses', {}, undefined, 2000);
+        return r.status === 200 ? r : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    250,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -253,7 +278,9 @@ describe(`npm start with PORTAL_WORKERS=2 (${BACKEND})`, () => {
     else {
       const db = await openDb(targetOf(databaseOptions));
       try {
-        expect(String((await db.get<{ value: string }>(`SELECT value FROM _settings WHERE name = 'jwt_secret'`))?.value ?? '').length).toBeGreaterThanOrEqual(32);
+        expect(String((await db.get<{ value: string }>(`SELECT value FROM _settings WHERE name = 'jwt_secret'`))?.value ?? '').length).toBeGreaterThanOrEqual(
+          32,
+        );
       } finally {
         await db.close();
       }
@@ -286,7 +313,12 @@ describe(`npm start with PORTAL_WORKERS=2 (${BACKEND})`, () => {
     expect(meanwhile, 'the surviving worker answers everything').toEqual(meanwhile.map(() => ({ status: 200, worker: b })));
     const replacement = await until('a new worker', 5000, () => workerPids(primary!.pid!).find((p) => p !== a && p !== b));
     // the replacement serves once it has started (its pid appears at fork, it listens a moment later)
-    await until('the replacement serves', 30_000, async () => ((await authedOnWorkers(4, [b, replacement])).some((x) => x.status === 200 && x.worker === replacement) ? true : undefined), 200);
+    await until(
+      'the replacement serves',
+      30_000,
+      async () => ((await authedOnWorkers(4, [b, replacement])).some((x) => x.status === 200 && x.worker === replacement) ? true : undefined),
+      200,
+    );
 
     // now the other original worker: after that, no process that was there at login is left, so
     // every 200 below comes from a worker that did not issue the token
@@ -295,7 +327,12 @@ describe(`npm start with PORTAL_WORKERS=2 (${BACKEND})`, () => {
     const after = await authedOnWorkers(10, [replacement]);
     expect(after).toEqual(after.map(() => ({ status: 200, worker: replacement })));
     const second = await until('another new worker', 5000, () => workerPids(primary!.pid!).find((p) => p !== a && p !== b && p !== replacement));
-    await until('the second replacement serves', 30_000, async () => ((await authedOnWorkers(4, [replacement, second])).some((x) => x.status === 200 && x.worker === second) ? true : undefined), 200);
+    await until(
+      'the second replacement serves',
+      30_000,
+      async () => ((await authedOnWorkers(4, [replacement, second])).some((x) => x.status === 200 && x.worker === second) ? true : undefined),
+      200,
+    );
     expect(workerPids(primary!.pid!)).toEqual([replacement, second].sort((x, y) => x - y));
     // and a new login works too (the new workers share the secret and the database)
     const form = new URLSearchParams({ grant_type: 'password', username: 'staff01', password: DEMO_PASSWORD, warehouse: 'PDC01' }).toString();

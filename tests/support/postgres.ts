@@ -163,7 +163,9 @@ function makeDataDir(): string {
       gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     } catch {
       rmSync(dir, { recursive: true, force: true });
-      throw new Error('running as root, but there is no `postgres` user to run PostgreSQL as (install Debian\'s postgresql package, or run the tests as a normal user)');
+      throw new Error(
+        "running as root, but there is no `postgres` user to run PostgreSQL as (install Debian's postgresql package, or run the tests as a normal user)",
+      );
     }
     chownSync(dir, uid, gid);
   }
@@ -173,7 +175,7 @@ function makeDataDir(): string {
 /** Starts a private PostgreSQL server in a new temporary folder. */
 export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
   const bin = findPgBin();
-  if (!bin) throw new Error('PostgreSQL binaries not found: set PG_BIN, install Debian\'s postgresql package, or set DATABASE_URL=postgres://...');
+  if (!bin) throw new Error("PostgreSQL binaries not found: set PG_BIN, install Debian's postgresql package, or set DATABASE_URL=postgres://...");
   for (const tool of ['initdb', 'pg_ctl']) {
     if (!isExecutable(join(bin, tool))) throw new Error(`${join(bin, tool)} is missing or not executable (PG_BIN=${process.env.PG_BIN ?? 'unset'})`);
   }
@@ -357,7 +359,7 @@ export interface DurableCluster extends ThrowawayCluster {
  */
 export async function startDurableCluster(opts: DurableClusterOptions = {}): Promise<DurableCluster> {
   const bin = findPgBin();
-  if (!bin) throw new Error('PostgreSQL binaries not found: set PG_BIN, install Debian\'s postgresql package, or set DATABASE_URL=postgres://...');
+  if (!bin) throw new Error("PostgreSQL binaries not found: set PG_BIN, install Debian's postgresql package, or set DATABASE_URL=postgres://...");
   const settings = { ...DURABLE_SETTINGS, ...opts.settings };
   const temporary = !opts.dataDir;
   // absolute: the tools run with the data directory as their working directory

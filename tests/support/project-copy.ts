@@ -12,13 +12,28 @@ import { basename, join, resolve, sep } from 'node:path';
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Top-level entries a checkout needs; the rest (node_modules, data, builds, .git) stays out. */
-const ENTRIES = ['package.json', 'package-lock.json', 'tsconfig.json', 'vitest.config.ts', 'playwright.config.ts', 'metadata', 'codegen', 'server', 'admin', 'tests'];
+const ENTRIES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'vitest.config.ts',
+  'playwright.config.ts',
+  'metadata',
+  'codegen',
+  'server',
+  'admin',
+  'tests',
+];
 /** Never copied: made by codegen and builds, or results of earlier runs. */
 const SKIP = ['server/generated', 'admin/src/generated', 'admin/dist', 'server/dist', 'tests/bench/results', 'test-results', 'playwright-report'];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export interface RunResult { code: number | null; stdout: string; stderr: string }
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 export interface ProjectCopy {
   dir: string;
@@ -111,4 +126,3 @@ export async function stopGroup(child: ChildProcess, graceMs = 5000): Promise<vo
   await exited;
   clearTimeout(timer);
 }
-

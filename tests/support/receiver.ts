@@ -8,7 +8,15 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-export interface ReceivedMessage { idempotencyKey: string; type: string; reference: string; occurredAt: string; actor: string | null; attempt: number; payload: Record<string, unknown> }
+export interface ReceivedMessage {
+  idempotencyKey: string;
+  type: string;
+  reference: string;
+  occurredAt: string;
+  actor: string | null;
+  attempt: number;
+  payload: Record<string, unknown>;
+}
 export interface ReceivedBatch {
   /** the path the batch was POSTed to (one receiver can stand for several interfaces) */
   path: string;
@@ -66,7 +74,9 @@ export async function startReceiver(initial: Behaviour = accept): Promise<Receiv
       batch.answered = answer.status;
       if (answer.status >= 200 && answer.status < 300) {
         const refused = new Set(
-          ((answer.body as { results?: { idempotencyKey: string; ok: boolean }[] } | undefined)?.results ?? []).filter((r) => r.ok === false).map((r) => r.idempotencyKey),
+          ((answer.body as { results?: { idempotencyKey: string; ok: boolean }[] } | undefined)?.results ?? [])
+            .filter((r) => r.ok === false)
+            .map((r) => r.idempotencyKey),
         );
         for (const m of batch.body.messages) {
           if (refused.has(m.idempotencyKey)) continue;

@@ -14,7 +14,17 @@ export function AuthCard({ screen, testId, children }: { screen: CompiledScreen;
   const translate = useTranslate();
   useDocumentTitle(screen.titleKey);
   return (
-    <Box data-testid={testId} sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, background: (t) => `linear-gradient(135deg, #2d3a4b 0%, #2d3a4b 55%, ${t.palette.primary.dark} 100%)` }}>
+    <Box
+      data-testid={testId}
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        p: 2,
+        background: (t) => `linear-gradient(135deg, #2d3a4b 0%, #2d3a4b 55%, ${t.palette.primary.dark} 100%)`,
+      }}
+    >
       <Card sx={{ width: '100%', maxWidth: 440, borderRadius: 2 }} elevation={8}>
         <CardContent sx={{ p: 4 }}>
           <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>

@@ -101,7 +101,16 @@ export default function ForgotPasswordPage({ screen }: { screen: CompiledScreen 
             variant="outlined"
             slotProps={{ htmlInput: { 'data-testid': 'forgot-email', maxLength: 100 } }}
           />
-          <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} data-testid="forgot-submit" sx={{ mt: 1, mb: 2 }} startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            fullWidth
+            disabled={busy}
+            data-testid="forgot-submit"
+            sx={{ mt: 1, mb: 2 }}
+            startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+          >
             {translate('shell.forgot.submit')}
           </Button>
           {back}

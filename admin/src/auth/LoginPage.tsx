@@ -22,16 +22,28 @@ import { FORGOT_PASSWORD_SCREEN, HOME_PATH, LOGIN_SCREEN, safeTarget } from '../
 import { useDocumentTitle } from '../routing/useDocumentTitle.ts';
 import { useWarehouses, warehouseLabel } from './warehouses.ts';
 
-interface Draft { username: string; password: string; warehouse: string }
+interface Draft {
+  username: string;
+  password: string;
+  warehouse: string;
+}
 type Errors = Partial<Record<keyof Draft, string>>;
 
 // Changing the language re-mounts the whole app (react-admin re-keys its i18n context), so what
 // was typed lives outside the component until the page is left.
 let draft: Draft = { username: '', password: '', warehouse: '' };
-const initialDraft = (): Draft => ({ username: draft.username || getStoredUserId() || '', password: draft.password, warehouse: draft.warehouse || getStoredWarehouse() || '' });
+const initialDraft = (): Draft => ({
+  username: draft.username || getStoredUserId() || '',
+  password: draft.password,
+  warehouse: draft.warehouse || getStoredWarehouse() || '',
+});
 
 /** The second step in progress (the server's ticket), kept the same way across a language change. */
-interface PendingMfa { mfaToken: string; username: string; warehouse: string }
+interface PendingMfa {
+  mfaToken: string;
+  username: string;
+  warehouse: string;
+}
 let pendingMfa: PendingMfa | null = null;
 /** Answers after which the ticket is of no more use: back to the password. */
 const BACK_TO_PASSWORD = new Set(['error.mfaExpired', 'error.userLocked', 'error.noRight', 'error.wrongWarehouse']);
@@ -143,7 +155,17 @@ export function LoginPage() {
   };
 
   return (
-    <Box data-testid="login-page" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 2, background: (t) => `linear-gradient(135deg, #2d3a4b 0%, #2d3a4b 55%, ${t.palette.primary.dark} 100%)` }}>
+    <Box
+      data-testid="login-page"
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        p: 2,
+        background: (t) => `linear-gradient(135deg, #2d3a4b 0%, #2d3a4b 55%, ${t.palette.primary.dark} 100%)`,
+      }}
+    >
       <Card sx={{ width: '100%', maxWidth: 420, borderRadius: 2 }} elevation={8}>
         <CardContent sx={{ p: 4 }}>
           <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>
@@ -155,7 +177,13 @@ export function LoginPage() {
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             {translate('shell.login.subtitle')}
           </Typography>
-          <Box component="form" noValidate onSubmit={(e) => void (mfa ? submitCode(e) : submit(e))} data-testid="login-form" data-step={mfa ? 'code' : 'password'}>
+          <Box
+            component="form"
+            noValidate
+            onSubmit={(e) => void (mfa ? submitCode(e) : submit(e))}
+            data-testid="login-form"
+            data-step={mfa ? 'code' : 'password'}
+          >
             {mfa ? (
               <Box data-testid="login-mfa">
                 <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
@@ -250,7 +278,15 @@ export function LoginPage() {
             </TextField>
             {mfa ? (
               <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
-                <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} data-testid="login-code-submit" startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
+                <Button
+                  type="submit"
+                  variant="contained"
+                  size="large"
+                  fullWidth
+                  disabled={busy}
+                  data-testid="login-code-submit"
+                  startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+                >
                   {translate('shell.login.verify')}
                 </Button>
                 <Button type="button" variant="outlined" size="large" fullWidth onClick={backToPassword} data-testid="login-code-back">
@@ -259,7 +295,15 @@ export function LoginPage() {
               </Stack>
             ) : (
               <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
-                <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} data-testid="login-submit" startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
+                <Button
+                  type="submit"
+                  variant="contained"
+                  size="large"
+                  fullWidth
+                  disabled={busy}
+                  data-testid="login-submit"
+                  startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+                >
                   {translate('shell.login.submit')}
                 </Button>
                 <Button type="button" variant="outlined" size="large" fullWidth onClick={reset} data-testid="login-reset">

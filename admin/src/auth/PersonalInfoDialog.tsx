@@ -132,7 +132,11 @@ export function PersonalInfoDialog({ open, forced, onClose }: { open: boolean; f
           >
             {FIELDS.map((f) => {
               const err = errors[f.name];
-              const helper = err ? translate(err.key, { ...(err.args ?? {}), _: err.key }) : f.name === 'oldPassword' && !forced ? translate('shell.profile.passwordHint') : ' ';
+              const helper = err
+                ? translate(err.key, { ...(err.args ?? {}), _: err.key })
+                : f.name === 'oldPassword' && !forced
+                  ? translate('shell.profile.passwordHint')
+                  : ' ';
               return (
                 <TextField
                   key={f.name}

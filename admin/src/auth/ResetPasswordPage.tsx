@@ -154,7 +154,16 @@ export default function ResetPasswordPage({ screen }: { screen: CompiledScreen }
               slotProps={{ htmlInput: { 'data-testid': `reset-${f}`, maxLength: 200 } }}
             />
           ))}
-          <Button type="submit" variant="contained" size="large" fullWidth disabled={busy} data-testid="reset-submit" sx={{ mt: 1, mb: 2 }} startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
+          <Button
+            type="submit"
+            variant="contained"
+            size="large"
+            fullWidth
+            disabled={busy}
+            data-testid="reset-submit"
+            sx={{ mt: 1, mb: 2 }}
+            startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+          >
             {translate('shell.reset.submit')}
           </Button>
           {backToLogin}

@@ -22,7 +22,8 @@ import { groupSecret, mfaEvents, mfaOf, useMfaEnrolmentRequired, type UserMfa } 
 type FieldErrors = Record<string, string | undefined>;
 
 /** The server's field errors (`fieldErrors`, i18n keys) of a refused call, or null. */
-const fieldErrorsOf = (e: unknown): FieldErrors | null => (e as { body?: ServerErrorBody & { fieldErrors?: Record<string, string> } }).body?.fieldErrors ?? null;
+const fieldErrorsOf = (e: unknown): FieldErrors | null =>
+  (e as { body?: ServerErrorBody & { fieldErrors?: Record<string, string> } }).body?.fieldErrors ?? null;
 
 /** The user info again (the dialog and the header show what it says now). */
 function useReloadSession() {
@@ -61,7 +62,13 @@ export function TwoStepSection({ mfa, onChanged }: { mfa: UserMfa | null; onChan
           </Box>
         </Stack>
         {on ? (
-          <Button variant="outlined" color="warning" onClick={() => setDisableOpen(true)} data-testid="profile-totp-disable" sx={{ flex: 'none', whiteSpace: 'nowrap' }}>
+          <Button
+            variant="outlined"
+            color="warning"
+            onClick={() => setDisableOpen(true)}
+            data-testid="profile-totp-disable"
+            sx={{ flex: 'none', whiteSpace: 'nowrap' }}
+          >
             {translate('shell.totp.turnOff')}
           </Button>
         ) : (
@@ -76,14 +83,28 @@ export function TwoStepSection({ mfa, onChanged }: { mfa: UserMfa | null; onChan
   );
 }
 
-interface Enrolment { secret: string; uri: string; qrCode: string }
+interface Enrolment {
+  secret: string;
+  uri: string;
+  qrCode: string;
+}
 type Step = 'password' | 'scan' | 'codes';
 
 /**
  * Turning it on. `forced`: the account must (its type requires it): no cancel, only log out.
  * `onEnabled` runs once the user has seen the recovery codes and closes the dialog.
  */
-export function TotpEnrolDialog({ open, forced, onClose, onEnabled }: { open: boolean; forced: boolean; onClose: () => void; onEnabled: (m: UserMfa | null) => void }) {
+export function TotpEnrolDialog({
+  open,
+  forced,
+  onClose,
+  onEnabled,
+}: {
+  open: boolean;
+  forced: boolean;
+  onClose: () => void;
+  onEnabled: (m: UserMfa | null) => void;
+}) {
   const translate = useTranslate();
   const notify = useNotify();
   const logout = useLogout();
@@ -138,7 +159,9 @@ export function TotpEnrolDialog({ open, forced, onClose, onEnabled }: { open: bo
     if (!code.trim()) return setErrors({ code: 'validation.required' });
     setBusy(true);
     try {
-      const json = await legacyPost<{ message?: string; data: { recoveryCodes: string[] } }>('/supplierApi/accountInfo/totp/enable', { code: code.replace(/\s+/g, '') });
+      const json = await legacyPost<{ message?: string; data: { recoveryCodes: string[] } }>('/supplierApi/accountInfo/totp/enable', {
+        code: code.replace(/\s+/g, ''),
+      });
       setRecoveryCodes(json.data.recoveryCodes);
       setEnrolment(null);
       setErrors({});
@@ -169,7 +192,17 @@ export function TotpEnrolDialog({ open, forced, onClose, onEnabled }: { open: bo
 
   const cancel = step === 'codes' ? undefined : forced ? undefined : onClose;
   return (
-    <Dialog open={open} onClose={cancel} disableEscapeKeyDown={forced || step === 'codes'} maxWidth="sm" fullWidth aria-labelledby="totp-enrol-title" data-testid="totp-enrol-dialog" data-step={step} data-forced={forced}>
+    <Dialog
+      open={open}
+      onClose={cancel}
+      disableEscapeKeyDown={forced || step === 'codes'}
+      maxWidth="sm"
+      fullWidth
+      aria-labelledby="totp-enrol-title"
+      data-testid="totp-enrol-dialog"
+      data-step={step}
+      data-forced={forced}
+    >
       <DialogTitle id="totp-enrol-title">{translate('shell.totp.title')}</DialogTitle>
       <DialogContent>
         {forced && step !== 'codes' && (
@@ -206,7 +239,13 @@ export function TotpEnrolDialog({ open, forced, onClose, onEnabled }: { open: bo
               {translate('shell.totp.scan')}
             </Typography>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { xs: 'center', sm: 'flex-start' } }}>
-              <Box component="img" src={enrolment.qrCode} alt={translate('shell.totp.qrAlt')} data-testid="totp-qr" sx={{ width: 180, height: 180, flex: 'none', border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff' }} />
+              <Box
+                component="img"
+                src={enrolment.qrCode}
+                alt={translate('shell.totp.qrAlt')}
+                data-testid="totp-qr"
+                sx={{ width: 180, height: 180, flex: 'none', border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff' }}
+              />
               <Box sx={{ minWidth: 0, flex: 1 }}>
                 <Typography variant="caption" color="text.secondary">
                   {translate('shell.totp.secret')}
@@ -245,7 +284,22 @@ export function TotpEnrolDialog({ open, forced, onClose, onEnabled }: { open: bo
             <Alert severity="info" sx={{ my: 1 }}>
               {translate('shell.totp.recoveryHint')}
             </Alert>
-            <Box component="ol" data-testid="totp-recovery-codes" sx={{ ...mono, fontSize: 13, lineHeight: 1.9, whiteSpace: 'nowrap', columns: { xs: 1, sm: 2 }, m: 0, pl: 4.5, py: 1, bgcolor: 'action.hover', borderRadius: 1 }}>
+            <Box
+              component="ol"
+              data-testid="totp-recovery-codes"
+              sx={{
+                ...mono,
+                fontSize: 13,
+                lineHeight: 1.9,
+                whiteSpace: 'nowrap',
+                columns: { xs: 1, sm: 2 },
+                m: 0,
+                pl: 4.5,
+                py: 1,
+                bgcolor: 'action.hover',
+                borderRadius: 1,
+              }}
+            >
               {recoveryCodes.map((c) => (
                 <li key={c} data-testid="totp-recovery-code">
                   {c}

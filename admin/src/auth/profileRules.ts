@@ -18,7 +18,10 @@ export interface ProfileForm {
   confirmPassword: string;
 }
 export type ProfileField = keyof ProfileForm;
-export interface FieldProblem { key: string; args?: Record<string, string | number> }
+export interface FieldProblem {
+  key: string;
+  args?: Record<string, string | number>;
+}
 export type ProfileErrors = Partial<Record<ProfileField, FieldProblem>>;
 
 export const PROFILE_FIELDS = ['name', 'email', 'mobile', 'telephone'] as const;

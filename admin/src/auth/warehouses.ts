@@ -2,7 +2,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { httpClient } from '../providers/httpClient.ts';
 
-export interface Warehouse { code: string; nameZh?: string | null; nameEn?: string | null; isClaimWarehouse?: boolean }
+export interface Warehouse {
+  code: string;
+  nameZh?: string | null;
+  nameEn?: string | null;
+  isClaimWarehouse?: boolean;
+}
 
 export const warehouseLabel = (w: Warehouse, locale: string): string => {
   const name = locale.startsWith('zh') ? w.nameZh || w.nameEn : w.nameEn || w.nameZh;

@@ -70,7 +70,10 @@ export default function NoticeCentre({ screen }: { screen: CompiledScreen }): Re
   const [open, setOpen] = useState<Identifier | null | undefined>(undefined);
   const titleField = screen.columns[0]?.field ?? entity?.titleField ?? 'title';
   const timeCol = screen.columns[1];
-  const timeFmt = useMemo(() => makeFormatter(timeCol ? entity?.fields[timeCol.field] : undefined, timeCol?.format ?? 'datetime', translate, locale), [timeCol, entity, translate, locale]);
+  const timeFmt = useMemo(
+    () => makeFormatter(timeCol ? entity?.fields[timeCol.field] : undefined, timeCol?.format ?? 'datetime', translate, locale),
+    [timeCol, entity, translate, locale],
+  );
   // the newest notice starts open
   const expanded = open === undefined ? data?.[0]?.id : open;
 
@@ -86,7 +89,14 @@ export default function NoticeCentre({ screen }: { screen: CompiledScreen }): Re
           </Typography>
         ) : (
           data.map((n) => (
-            <Accordion key={n.id} expanded={expanded === n.id} onChange={(_, isOpen) => setOpen(isOpen ? n.id : null)} disableGutters data-testid="notice-item" slotProps={{ transition: { unmountOnExit: true } }}>
+            <Accordion
+              key={n.id}
+              expanded={expanded === n.id}
+              onChange={(_, isOpen) => setOpen(isOpen ? n.id : null)}
+              disableGutters
+              data-testid="notice-item"
+              slotProps={{ transition: { unmountOnExit: true } }}
+            >
               <AccordionSummary expandIcon={<ExpandMoreIcon />}>
                 <Typography sx={{ fontWeight: 600, mr: 2, flex: 1 }} data-testid="notice-title">
                   {String(n[titleField] ?? '')}

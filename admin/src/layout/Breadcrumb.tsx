@@ -8,7 +8,11 @@ import { useTranslate } from 'react-admin';
 import { metadata } from '../generated/index.ts';
 import { DASHBOARD, HOME_PATH, screenByPath, screenForPath } from '../routing/routeTable.ts';
 
-interface Crumb { key: string; label: string; to?: string }
+interface Crumb {
+  key: string;
+  label: string;
+  to?: string;
+}
 
 export function useCrumbs(pathname: string): Crumb[] {
   const translate = useTranslate();
@@ -28,7 +32,11 @@ export function Breadcrumb() {
   const location = useLocation();
   const crumbs = useCrumbs(location.pathname);
   return (
-    <Breadcrumbs aria-label="breadcrumb" data-testid="breadcrumb" sx={{ fontSize: 14, minWidth: 0, '& ol': { flexWrap: 'nowrap' }, '& li': { whiteSpace: 'nowrap' } }}>
+    <Breadcrumbs
+      aria-label="breadcrumb"
+      data-testid="breadcrumb"
+      sx={{ fontSize: 14, minWidth: 0, '& ol': { flexWrap: 'nowrap' }, '& li': { whiteSpace: 'nowrap' } }}
+    >
       {crumbs.map((c, i) =>
         c.to && i < crumbs.length - 1 ? (
           <Link key={c.key} component={RouterLink} to={c.to} underline="hover" color="inherit">

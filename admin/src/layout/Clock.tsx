@@ -36,7 +36,13 @@ export function Clock() {
 
   if (!base) return null;
   return (
-    <Typography component="span" variant="body2" data-testid="header-clock" title={translate('shell.header.serverTime')} sx={{ fontVariantNumeric: 'tabular-nums', color: 'text.secondary', whiteSpace: 'nowrap' }}>
+    <Typography
+      component="span"
+      variant="body2"
+      data-testid="header-clock"
+      title={translate('shell.header.serverTime')}
+      sx={{ fontVariantNumeric: 'tabular-nums', color: 'text.secondary', whiteSpace: 'nowrap' }}
+    >
       {formatDateTime(new Date(serverNow(base.server, base.at, now)))}
     </Typography>
   );

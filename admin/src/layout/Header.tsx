@@ -23,7 +23,18 @@ interface HeaderProps {
 export function Header({ sidebarOpen, isMobile, onToggleSidebar, onSettings, onProfile }: HeaderProps) {
   const translate = useTranslate();
   return (
-    <Box data-testid="navbar" sx={{ height: HEADER_HEIGHT, display: 'flex', alignItems: 'center', gap: 1, px: 1, bgcolor: 'background.paper', boxShadow: '0 1px 4px rgba(0,21,41,.08)' }}>
+    <Box
+      data-testid="navbar"
+      sx={{
+        height: HEADER_HEIGHT,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1,
+        px: 1,
+        bgcolor: 'background.paper',
+        boxShadow: '0 1px 4px rgba(0,21,41,.08)',
+      }}
+    >
       <Tooltip title={translate('shell.header.toggleSidebar')}>
         <IconButton onClick={onToggleSidebar} data-testid="sidebar-toggle" aria-label={translate('shell.header.toggleSidebar')} aria-expanded={sidebarOpen}>
           {sidebarOpen ? <MenuOpen /> : <MenuIcon />}

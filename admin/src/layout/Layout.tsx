@@ -63,17 +63,42 @@ function Shell({ children }: { children: ReactNode }) {
           <Sidebar collapsed={false} onNavigate={() => setMobileOpen(false)} />
         </Drawer>
       ) : (
-        <Box sx={{ position: 'fixed', top: 0, bottom: 0, left: 0, width, transition, zIndex: (t) => t.zIndex.appBar + 1, boxShadow: '2px 0 6px rgba(0,21,41,.35)' }}>
+        <Box
+          sx={{
+            position: 'fixed',
+            top: 0,
+            bottom: 0,
+            left: 0,
+            width,
+            transition,
+            zIndex: (t) => t.zIndex.appBar + 1,
+            boxShadow: '2px 0 6px rgba(0,21,41,.35)',
+          }}
+        >
           <Sidebar collapsed={collapsed} />
         </Box>
       )}
       <Box sx={{ ml: `${width}px`, transition, minWidth: 0, display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
-        <Box component="header" data-testid="header" data-fixed={settings.fixedHeader} sx={{ position: settings.fixedHeader ? 'sticky' : 'relative', top: 0, zIndex: (t) => t.zIndex.appBar }}>
-          <Header sidebarOpen={isMobile ? mobileOpen : !collapsed} isMobile={isMobile} onToggleSidebar={toggle} onSettings={() => setSettingsOpen(true)} onProfile={() => setProfileOpen(true)} />
+        <Box
+          component="header"
+          data-testid="header"
+          data-fixed={settings.fixedHeader}
+          sx={{ position: settings.fixedHeader ? 'sticky' : 'relative', top: 0, zIndex: (t) => t.zIndex.appBar }}
+        >
+          <Header
+            sidebarOpen={isMobile ? mobileOpen : !collapsed}
+            isMobile={isMobile}
+            onToggleSidebar={toggle}
+            onSettings={() => setSettingsOpen(true)}
+            onProfile={() => setProfileOpen(true)}
+          />
           {settings.tagsView && <TagsView />}
         </Box>
         <Box component="main" id="main-content" sx={{ flex: 1, p: 2, minWidth: 0 }}>
-          <ErrorBoundary resetKeys={[location.pathname]} fallbackRender={({ error, resetErrorBoundary }) => <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />}>
+          <ErrorBoundary
+            resetKeys={[location.pathname]}
+            fallbackRender={({ error, resetErrorBoundary }) => <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />}
+          >
             <Suspense fallback={<Loading />}>{children}</Suspense>
           </ErrorBoundary>
         </Box>

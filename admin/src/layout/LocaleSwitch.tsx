@@ -16,7 +16,11 @@ export function LocaleSwitch() {
   return (
     <>
       <Tooltip title={translate('shell.header.language')}>
-        <IconButton onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)} data-testid="locale-switch" aria-label={translate('shell.header.language')}>
+        <IconButton
+          onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)}
+          data-testid="locale-switch"
+          aria-label={translate('shell.header.language')}
+        >
           <Translate fontSize="small" />
         </IconButton>
       </Tooltip>

@@ -6,7 +6,9 @@ import { useTranslate } from 'react-admin';
 import { DEFAULT_SETTINGS, useSettings, type Settings } from './settings.tsx';
 
 /** The default first, then a few colours that keep white text readable. */
-export const THEME_COLORS = [DEFAULT_SETTINGS.themeColor, '#11a983', '#13c2c2', '#6959cd', '#f5222d', '#fa541c', '#304156'].filter((c, i, a) => a.indexOf(c) === i);
+export const THEME_COLORS = [DEFAULT_SETTINGS.themeColor, '#11a983', '#13c2c2', '#6959cd', '#f5222d', '#fa541c', '#304156'].filter(
+  (c, i, a) => a.indexOf(c) === i,
+);
 
 export function SettingsPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
   const translate = useTranslate();
@@ -40,13 +42,33 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose: () =>
                 aria-pressed={settings.themeColor.toLowerCase() === c}
                 data-testid={`theme-color-${c.slice(1)}`}
                 onClick={() => update({ themeColor: c })}
-                sx={{ width: 26, height: 26, borderRadius: 0.5, border: 0, cursor: 'pointer', bgcolor: c, color: '#fff', display: 'inline-flex', alignItems: 'center', justifyContent: 'center', p: 0 }}
+                sx={{
+                  width: 26,
+                  height: 26,
+                  borderRadius: 0.5,
+                  border: 0,
+                  cursor: 'pointer',
+                  bgcolor: c,
+                  color: '#fff',
+                  display: 'inline-flex',
+                  alignItems: 'center',
+                  justifyContent: 'center',
+                  p: 0,
+                }}
               >
                 {settings.themeColor.toLowerCase() === c && <Check sx={{ fontSize: 18 }} />}
               </Box>
             </Tooltip>
           ))}
-          <Box component="input" type="color" aria-label={translate('shell.settings.themeColor')} data-testid="theme-color-input" value={settings.themeColor} onChange={(e: React.ChangeEvent<HTMLInputElement>) => update({ themeColor: e.target.value })} sx={{ width: 32, height: 28, p: 0, border: 0, bgcolor: 'transparent', cursor: 'pointer' }} />
+          <Box
+            component="input"
+            type="color"
+            aria-label={translate('shell.settings.themeColor')}
+            data-testid="theme-color-input"
+            value={settings.themeColor}
+            onChange={(e: React.ChangeEvent<HTMLInputElement>) => update({ themeColor: e.target.value })}
+            sx={{ width: 32, height: 28, p: 0, border: 0, bgcolor: 'transparent', cursor: 'pointer' }}
+          />
         </Stack>
         <Divider sx={{ my: 2 }} />
         {toggles.map((t) => (
@@ -54,7 +76,13 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose: () =>
             key={t.key}
             labelPlacement="start"
             sx={{ display: 'flex', justifyContent: 'space-between', ml: 0, my: 0.5 }}
-            control={<Switch checked={settings[t.key]} onChange={(_, v) => update({ [t.key]: v })} slotProps={{ input: { 'data-testid': `setting-${t.key}` } as React.InputHTMLAttributes<HTMLInputElement> }} />}
+            control={
+              <Switch
+                checked={settings[t.key]}
+                onChange={(_, v) => update({ [t.key]: v })}
+                slotProps={{ input: { 'data-testid': `setting-${t.key}` } as React.InputHTMLAttributes<HTMLInputElement> }}
+              />
+            }
             label={translate(t.label)}
           />
         ))}

@@ -35,7 +35,8 @@ export function TagsView() {
       const s = screenForPath(t.path);
       return !!s && screenAllowed(s, user);
     });
-    for (const s of pinned) if (!next.some((t) => t.path === s.path)) next = addTab(next, { path: s.path, fullPath: s.path, titleKey: s.titleKey, pinned: true });
+    for (const s of pinned)
+      if (!next.some((t) => t.path === s.path)) next = addTab(next, { path: s.path, fullPath: s.path, titleKey: s.titleKey, pinned: true });
     tagsStore.set(next);
   }, [pinned, user]);
 
@@ -75,7 +76,25 @@ export function TagsView() {
   };
 
   return (
-    <Box ref={barRef} data-testid="tags-view" role="tablist" sx={{ height: TAGS_HEIGHT, display: 'flex', alignItems: 'center', gap: 0.5, px: 1, bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider', boxShadow: '0 1px 3px 0 rgba(0,0,0,.12), 0 0 3px 0 rgba(0,0,0,.04)', overflowX: 'auto', overflowY: 'hidden', whiteSpace: 'nowrap' }}>
+    <Box
+      ref={barRef}
+      data-testid="tags-view"
+      role="tablist"
+      sx={{
+        height: TAGS_HEIGHT,
+        display: 'flex',
+        alignItems: 'center',
+        gap: 0.5,
+        px: 1,
+        bgcolor: 'background.paper',
+        borderBottom: 1,
+        borderColor: 'divider',
+        boxShadow: '0 1px 3px 0 rgba(0,0,0,.12), 0 0 3px 0 rgba(0,0,0,.04)',
+        overflowX: 'auto',
+        overflowY: 'hidden',
+        whiteSpace: 'nowrap',
+      }}
+    >
       {tabs.map((t) => {
         const active = isActive(t);
         return (
@@ -123,7 +142,13 @@ export function TagsView() {
           </ButtonBase>
         );
       })}
-      <Menu open={!!menu} onClose={() => setMenu(null)} anchorReference="anchorPosition" anchorPosition={menu ? { top: menu.y, left: menu.x } : undefined} data-testid="tags-menu">
+      <Menu
+        open={!!menu}
+        onClose={() => setMenu(null)}
+        anchorReference="anchorPosition"
+        anchorPosition={menu ? { top: menu.y, left: menu.x } : undefined}
+        data-testid="tags-menu"
+      >
         <MenuItem dense onClick={() => menu && run(() => onRefresh(menu.tab))} data-testid="tags-refresh">
           <ListItemIcon>
             <Refresh fontSize="small" />

@@ -19,10 +19,23 @@ export function UserMenu({ onProfile }: { onProfile: () => void }) {
   const close = () => setAnchor(null);
   return (
     <>
-      <Button color="inherit" onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)} endIcon={<ExpandMore />} startIcon={<Person />} data-testid="user-menu" sx={{ textTransform: 'none', whiteSpace: 'nowrap', color: 'text.primary' }}>
+      <Button
+        color="inherit"
+        onClick={(e: MouseEvent<HTMLElement>) => setAnchor(e.currentTarget)}
+        endIcon={<ExpandMore />}
+        startIcon={<Person />}
+        data-testid="user-menu"
+        sx={{ textTransform: 'none', whiteSpace: 'nowrap', color: 'text.primary' }}
+      >
         <span data-testid="user-name">{user?.name ?? user?.userId ?? ''}</span>
       </Button>
-      <Menu anchorEl={anchor} open={!!anchor} onClose={close} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+      <Menu
+        anchorEl={anchor}
+        open={!!anchor}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <MenuItem
           data-testid="user-menu-profile"
           onClick={() => {

@@ -10,16 +10,26 @@ import { screenAllowed } from '../providers/permissions.ts';
 import type { PortalUser } from '../providers/storage.ts';
 import { PAGE_SCREENS } from '../routing/routeTable.ts';
 
-export interface MenuLeaf { kind: 'item'; path: string; titleKey: string; icon?: string; screen: string }
-export interface MenuGroup { kind: 'group'; key: string; titleKey: string; icon?: string; items: MenuLeaf[] }
+export interface MenuLeaf {
+  kind: 'item';
+  path: string;
+  titleKey: string;
+  icon?: string;
+  screen: string;
+}
+export interface MenuGroup {
+  kind: 'group';
+  key: string;
+  titleKey: string;
+  icon?: string;
+  items: MenuLeaf[];
+}
 export type MenuEntry = MenuLeaf | MenuGroup;
 
 const leaf = (s: CompiledScreen): MenuLeaf => ({ kind: 'item', path: s.path, titleKey: s.titleKey, icon: s.menu?.icon, screen: s.name });
 
 export function buildMenu(user: PortalUser | null, screens: readonly CompiledScreen[] = PAGE_SCREENS): MenuEntry[] {
-  const visible = screens
-    .filter((s) => s.menu && !s.hidden && screenAllowed(s, user))
-    .sort((a, b) => (a.menu!.order ?? 0) - (b.menu!.order ?? 0));
+  const visible = screens.filter((s) => s.menu && !s.hidden && screenAllowed(s, user)).sort((a, b) => (a.menu!.order ?? 0) - (b.menu!.order ?? 0));
   const top: MenuEntry[] = visible.filter((s) => !s.menu!.group).map(leaf);
   for (const g of metadata.app.menuGroups) {
     const items = visible.filter((s) => s.menu!.group === g.key).map(leaf);

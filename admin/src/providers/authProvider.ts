@@ -59,7 +59,11 @@ export class MfaRequiredError extends Error {
 /** A refused login: the server's translated message, and its code (error.mfaInvalidCode ...). */
 export type LoginError = Error & { code?: string };
 
-export interface SessionInfo { user: PortalUser; serverTime: string; receivedAt: number }
+export interface SessionInfo {
+  user: PortalUser;
+  serverTime: string;
+  receivedAt: number;
+}
 
 /** Account statuses that may log in (0 normal, 602 must change the password). */
 export const MAY_LOG_IN: readonly number[] = (metadata.codeTables.accountStatus?.groups.mayLogIn ?? ['0', '602']).map(Number);

@@ -30,7 +30,12 @@ export interface RunActionResult {
   /** set when the answer was a file (it has already been saved by the browser) */
   file?: FileResult;
 }
-export interface UploadParams { data: Record<string, unknown>; file: File | Blob; fileName?: string; overwrite?: boolean }
+export interface UploadParams {
+  data: Record<string, unknown>;
+  file: File | Blob;
+  fileName?: string;
+  overwrite?: boolean;
+}
 export interface DownloadOptions {
   /** ask for inline disposition (preview a PDF or an image) and do not save: use result.data.blob */
   inline?: boolean;

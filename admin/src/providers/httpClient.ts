@@ -100,10 +100,14 @@ async function errorFrom(res: Response): Promise<HttpError> {
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** The first wait before trying an unreachable server again, and the longest (doubling in between). */
@@ -215,7 +219,11 @@ export function fileNameFrom(disposition: string | null): string | null {
   return null;
 }
 
-export interface FileResult { blob: Blob; fileName: string; contentType: string }
+export interface FileResult {
+  blob: Blob;
+  fileName: string;
+  contentType: string;
+}
 
 export const isFileResponse = (res: Response): boolean => {
   const type = res.headers.get('content-type') ?? '';

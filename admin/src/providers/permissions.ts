@@ -72,7 +72,13 @@ function actionAllowed(a: CompiledAction, user: PortalUser, record?: Record<stri
   if (!g || !matches(g.where, record)) return false;
   // of the suppliers a row names, only those in the action's supplierFields may run it (e.g. the
   // direct supplier ships); a record without those fields does not block (the server decides)
-  if (record && a.supplierFields && user.roleId !== 'admin' && metadata.access.profiles[user.profile]?.supplierScoped && a.supplierFields.some((f) => f in record)) {
+  if (
+    record &&
+    a.supplierFields &&
+    user.roleId !== 'admin' &&
+    metadata.access.profiles[user.profile]?.supplierScoped &&
+    a.supplierFields.some((f) => f in record)
+  ) {
     if (!a.supplierFields.some((f) => record[f] !== undefined && record[f] !== null && String(record[f]) === String(user.departmentId ?? ''))) return false;
   }
   // with a record, the action must also be legal in the record's state (DESIGN 3.10)

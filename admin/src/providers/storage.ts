@@ -45,7 +45,11 @@ export interface PortalUser {
   telephone?: string | null;
 }
 
-export interface PasswordNotice { code: string; message: string; days?: number }
+export interface PasswordNotice {
+  code: string;
+  message: string;
+  days?: number;
+}
 
 // localStorage may be unavailable (private mode, tests): fall back to memory so nothing throws.
 const memory = new Map<string, string>();
@@ -58,7 +62,7 @@ function area(kind: 'local' | 'session'): Storage | null {
 }
 export function read(key: string, kind: 'local' | 'session' = 'local'): string | null {
   const s = area(kind);
-  return s ? s.getItem(key) : memory.get(`${kind}:${key}`) ?? null;
+  return s ? s.getItem(key) : (memory.get(`${kind}:${key}`) ?? null);
 }
 export function write(key: string, value: string | null, kind: 'local' | 'session' = 'local'): void {
   const s = area(kind);

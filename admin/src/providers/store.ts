@@ -13,7 +13,7 @@ export function portalStore(base: Store = localStorageStore('1', 'Portal')): Sto
   return {
     ...base,
     getItem<T = unknown>(key: string, defaultValue?: T): T | undefined {
-      if (key === 'locale') return ((getStoredLocale() as unknown as T) ?? defaultValue);
+      if (key === 'locale') return (getStoredLocale() as unknown as T) ?? defaultValue;
       return base.getItem<T>(key, defaultValue);
     },
     setItem<T = unknown>(key: string, value: T): void {

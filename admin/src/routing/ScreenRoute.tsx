@@ -23,7 +23,9 @@ export function ScreenRoute({ screen }: { screen: CompiledScreen }) {
 
   useEffect(() => {
     if (!allowed) return;
-    tagsStore.set(addTab(tagsStore.get(), { path: location.pathname, fullPath: location.pathname + location.search, titleKey: screen.titleKey, pinned: screen.pinned }));
+    tagsStore.set(
+      addTab(tagsStore.get(), { path: location.pathname, fullPath: location.pathname + location.search, titleKey: screen.titleKey, pinned: screen.pinned }),
+    );
   }, [allowed, location.pathname, location.search, screen.titleKey, screen.pinned]);
 
   if (!allowed) return <Navigate to={UNAUTHORIZED_PATH} replace />;

@@ -15,7 +15,17 @@ import { metadata } from '../generated/index.ts';
 import { ScreenRoute } from './ScreenRoute.tsx';
 import { AuthRedirect, ErrorPage, Redirect, RefreshRedirect } from './pages.tsx';
 import { authPages } from '../auth/authPages.ts';
-import { AUTH_REDIRECT_SCREEN, AUTH_SCREENS, DEFAULT_CHILDREN, ERROR_SCREENS, HOME_PATH, NOT_FOUND_PATH, PAGE_SCREENS, REFRESH_PREFIX, UNAUTHORIZED_PATH } from './routeTable.ts';
+import {
+  AUTH_REDIRECT_SCREEN,
+  AUTH_SCREENS,
+  DEFAULT_CHILDREN,
+  ERROR_SCREENS,
+  HOME_PATH,
+  NOT_FOUND_PATH,
+  PAGE_SCREENS,
+  REFRESH_PREFIX,
+  UNAUTHORIZED_PATH,
+} from './routeTable.ts';
 
 export const CatchAll = () => <Navigate to={NOT_FOUND_PATH} replace />;
 export const AccessDenied = () => <Navigate to={UNAUTHORIZED_PATH} replace />;

@@ -47,7 +47,13 @@ export function toBody(values: Record<string, unknown>, fields: readonly Compile
 }
 
 /** Validates a body with the generated schema; only errors of fields shown in the form are returned. */
-export function validateBody(schema: JsonSchema, body: Record<string, unknown>, fields: readonly CompiledField[], mode: FormMode, values: Record<string, unknown>): RaFormErrors {
+export function validateBody(
+  schema: JsonSchema,
+  body: Record<string, unknown>,
+  fields: readonly CompiledField[],
+  mode: FormMode,
+  values: Record<string, unknown>,
+): RaFormErrors {
   const out: RaFormErrors = {};
   const shown = new Set(fields.map((f) => f.name));
   const errs = validateLite(schema, body, metadata.rules) ?? {};

@@ -16,15 +16,20 @@ export function useFreshRecords(): (resource: string, records: readonly RaRecord
   const queryClient = useQueryClient();
   return useCallback(
     (resource, records) => {
-      const list = (Array.isArray(records) ? records : records ? [records] : []).filter((r): r is RaRecord => !!r && typeof r === 'object' && r.id !== undefined && r.id !== null);
+      const list = (Array.isArray(records) ? records : records ? [records] : []).filter(
+        (r): r is RaRecord => !!r && typeof r === 'object' && r.id !== undefined && r.id !== null,
+      );
       if (!list.length) return;
       const byId = new Map(list.map((r) => [String(r.id), r]));
-      for (const r of list) queryClient.setQueriesData({ queryKey: [resource, 'getOne', { id: String(r.id) }] }, (old: RaRecord | undefined) => (old ? { ...old, ...r } : r));
+      for (const r of list)
+        queryClient.setQueriesData({ queryKey: [resource, 'getOne', { id: String(r.id) }] }, (old: RaRecord | undefined) => (old ? { ...old, ...r } : r));
       const swap = (row: RaRecord) => {
         const fresh = byId.get(String(row.id));
         return fresh ? { ...row, ...fresh } : row;
       };
-      queryClient.setQueriesData({ queryKey: [resource, 'getList'] }, (old: ListData) => (old && Array.isArray(old.data) ? { ...old, data: old.data.map(swap) } : old));
+      queryClient.setQueriesData({ queryKey: [resource, 'getList'] }, (old: ListData) =>
+        old && Array.isArray(old.data) ? { ...old, data: old.data.map(swap) } : old,
+      );
       queryClient.setQueriesData({ queryKey: [resource, 'getMany'] }, (old: RaRecord[] | undefined) => (Array.isArray(old) ? old.map(swap) : old));
     },
     [queryClient],

@@ -24,7 +24,11 @@ export function referenceTarget(f: CompiledField | undefined): CompiledEntity | 
   return target && mayResource(target.resource, 'list') ? target : undefined;
 }
 
-export function useReferenceTitles(entity: CompiledEntity | undefined, fieldNames: readonly string[], rows: readonly Record<string, unknown>[] | undefined): ReferenceTitles {
+export function useReferenceTitles(
+  entity: CompiledEntity | undefined,
+  fieldNames: readonly string[],
+  rows: readonly Record<string, unknown>[] | undefined,
+): ReferenceTitles {
   const dp = useDataProvider();
   const wanted = useMemo(() => {
     const out: { field: string; target: CompiledEntity; ids: string[] }[] = [];
@@ -32,7 +36,14 @@ export function useReferenceTitles(entity: CompiledEntity | undefined, fieldName
     for (const name of fieldNames) {
       const target = referenceTarget(entity.fields[name]);
       if (!target) continue;
-      const ids = [...new Set(rows.map((r) => r[name]).filter((v) => v !== null && v !== undefined && v !== '').map(String))].sort();
+      const ids = [
+        ...new Set(
+          rows
+            .map((r) => r[name])
+            .filter((v) => v !== null && v !== undefined && v !== '')
+            .map(String),
+        ),
+      ].sort();
       if (ids.length) out.push({ field: name, target, ids });
     }
     return out;

@@ -26,14 +26,22 @@ export default {
         const own = [...Object.values(ACTION_DIALOG_BUTTONS), ...(a.upload ? Object.values(UPLOAD_DIALOG_BUTTONS) : [])];
         const pointer = rawActions[a.name]?.labelKey ? ptr('actions', a.name, 'labelKey') : ptr('actions', a.name);
         if ((own as string[]).includes(a.labelKey)) {
-          err(file, pointer, `action "${a.name}" uses the label key "${a.labelKey}" of its dialog's own button: give it a label of its own (e.g. "action.${e.name}.${a.name}")`);
+          err(
+            file,
+            pointer,
+            `action "${a.name}" uses the label key "${a.labelKey}" of its dialog's own button: give it a label of its own (e.g. "action.${e.name}.${a.name}")`,
+          );
           continue;
         }
         for (const loc of LOCALES) {
           const mine = norm(text(loc, a.labelKey));
           const clash = own.find((k) => mine !== undefined && norm(text(loc, k)) === mine);
           if (clash) {
-            err(file, pointer, `action "${a.name}" is labelled "${text(loc, a.labelKey)}" in ${loc}, like the "${clash}" button of its own dialog: name what the action does (e.g. "${text(loc, a.labelKey)} ${text(loc, e.labelKey) ?? e.name}")`);
+            err(
+              file,
+              pointer,
+              `action "${a.name}" is labelled "${text(loc, a.labelKey)}" in ${loc}, like the "${clash}" button of its own dialog: name what the action does (e.g. "${text(loc, a.labelKey)} ${text(loc, e.labelKey) ?? e.name}")`,
+            );
             break;
           }
         }

@@ -21,8 +21,10 @@ export default {
         err(file, '/file/onUpload', 'onUpload needs scope.parent (the entity whose action runs)');
         continue;
       }
-      if (!parent.actions[ou.action]) unknown(file, '/file/onUpload/action', 'action', ou.action, Object.keys(parent.actions), { of: `of entity "${parent.name}"` });
-      for (const f of Object.keys(ou.setParent)) if (!parent.fields[f]) unknown(file, `/file/onUpload/setParent/${f}`, 'field', f, parent.fieldOrder, { of: `of entity "${parent.name}"` });
+      if (!parent.actions[ou.action])
+        unknown(file, '/file/onUpload/action', 'action', ou.action, Object.keys(parent.actions), { of: `of entity "${parent.name}"` });
+      for (const f of Object.keys(ou.setParent))
+        if (!parent.fields[f]) unknown(file, `/file/onUpload/setParent/${f}`, 'field', f, parent.fieldOrder, { of: `of entity "${parent.name}"` });
     }
   },
 } satisfies Check;

@@ -22,7 +22,8 @@ export default {
         const p = ptr(...base, 'lookup');
         const tf = target.fields[l.field];
         if (!tf) unknown(file, `${p}/field`, 'field', l.field, Object.keys(target.fields), { of: `of entity "${l.entity}"` });
-        else if (tf.type === 'string' && !tf.filter.includes('contains')) err(file, `${p}/field`, `field "${l.field}" of "${l.entity}" needs the "contains" filter (the form's autocomplete searches it)`);
+        else if (tf.type === 'string' && !tf.filter.includes('contains'))
+          err(file, `${p}/field`, `field "${l.field}" of "${l.entity}" needs the "contains" filter (the form's autocomplete searches it)`);
         for (const [mine, theirs] of Object.entries(l.scopedBy)) {
           if (!e.fields[mine]) err(file, `${p}/scopedBy/${mine}`, `field "${f.name}" is scoped by "${mine}", which this entity does not have`);
           if (!target.fields[theirs]) unknown(file, `${p}/scopedBy/${mine}`, 'field', theirs, Object.keys(target.fields), { of: `of entity "${l.entity}"` });

@@ -33,7 +33,11 @@ export default {
         if (Object.values(e.actions).some((a) => a.button === b && !a.internal)) return;
         if (!def) return;
         if (!def.operation) {
-          return err(file, pointer, `button "${b}" is backed by nothing: no action of entity "${e.name}" has "button": "${b}" and metadata/access.json gives the button no "operation"`);
+          return err(
+            file,
+            pointer,
+            `button "${b}" is backed by nothing: no action of entity "${e.name}" has "button": "${b}" and metadata/access.json gives the button no "operation"`,
+          );
         }
         const targets = def.on === 'fileChild' ? fileChildren(model, e) : [e];
         if (def.on === 'fileChild' && !targets.length) {
@@ -41,7 +45,11 @@ export default {
         }
         if (!targets.some((t) => granted(t, def.operation!))) {
           const names = targets.map((t) => `"${t.name}"`).join(' or ');
-          return err(file, pointer, `button "${b}" performs "${def.operation}", which entity ${names} grants to nobody (add "${def.operation}" to its "access", or remove the button)`);
+          return err(
+            file,
+            pointer,
+            `button "${b}" performs "${def.operation}", which entity ${names} grants to nobody (add "${def.operation}" to its "access", or remove the button)`,
+          );
         }
       });
     }

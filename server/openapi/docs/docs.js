@@ -33,7 +33,7 @@ function typeOf(s) {
     if (s.prefixItems) return `[${s.prefixItems.map(typeOf).join(', ')}]`;
     return `array of ${s.items ? typeOf(s.items) : 'any'}`;
   }
-  const t = Array.isArray(s.type) ? s.type.join(' | ') : s.type ?? (s.$ref ? componentOf(s.$ref) : 'any');
+  const t = Array.isArray(s.type) ? s.type.join(' | ') : (s.type ?? (s.$ref ? componentOf(s.$ref) : 'any'));
   return s.format ? `${t} (${s.format})` : t;
 }
 
@@ -41,10 +41,13 @@ function typeOf(s) {
 function constraints(s) {
   s = resolve(s) ?? {};
   const out = [];
-  for (const k of ['minLength', 'maxLength', 'minimum', 'maximum', 'maxDecimals', 'maxBytes', 'maxItems', 'pattern', 'notBlank', 'notBeforeToday']) if (s[k] !== undefined) out.push(`${k} ${s[k]}`);
+  for (const k of ['minLength', 'maxLength', 'minimum', 'maximum', 'maxDecimals', 'maxBytes', 'maxItems', 'pattern', 'notBlank', 'notBeforeToday'])
+    if (s[k] !== undefined) out.push(`${k} ${s[k]}`);
   for (const part of s.allOf ?? []) {
     const rule = typeof part.$comment === 'string' && part.$comment.startsWith('rule:') ? part.$comment.slice(5) : null;
-    const limits = Object.entries(part).filter(([k]) => k !== '$comment').map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+    const limits = Object.entries(part)
+      .filter(([k]) => k !== '$comment')
+      .map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
     out.push(`${rule ? `rule ${rule}` : 'also'}${limits.length ? ` (${limits.join(', ')})` : ''}`);
   }
   if (s.description) out.push(s.description);
@@ -61,9 +64,20 @@ function schemaView(schema) {
   if (target && target.properties) {
     const required = new Set(target.required ?? []);
     wrap.append(
-      el('table', {},
+      el(
+        'table',
+        {},
         el('tr', {}, el('th', { text: 'field' }), el('th', { text: 'type' }), el('th', { text: 'required' }), el('th', { text: 'limits and rules' })),
-        Object.entries(target.properties).map(([k, v]) => el('tr', {}, el('td', {}, el('code', { text: k })), el('td', { text: typeOf(v) }), el('td', { text: required.has(k) ? 'yes' : '' }), el('td', { text: constraints(v) }))),
+        Object.entries(target.properties).map(([k, v]) =>
+          el(
+            'tr',
+            {},
+            el('td', {}, el('code', { text: k })),
+            el('td', { text: typeOf(v) }),
+            el('td', { text: required.has(k) ? 'yes' : '' }),
+            el('td', { text: constraints(v) }),
+          ),
+        ),
       ),
     );
     if (target !== s) wrap.prepend(el('p', { text: 'an array of:' }));
@@ -74,15 +88,33 @@ function schemaView(schema) {
 function operationView(path, method, op) {
   const body = el('div', { class: 'body' });
   if (op.description) body.append(el('p', { text: op.description }));
-  body.append(el('p', {}, 'operationId ', el('code', { text: op.operationId }), '; ', op.security && op.security.length === 0 ? 'no token' : op.security?.some((x) => Object.keys(x).length === 0) ? 'token optional' : 'bearer token'));
+  body.append(
+    el(
+      'p',
+      {},
+      'operationId ',
+      el('code', { text: op.operationId }),
+      '; ',
+      op.security && op.security.length === 0 ? 'no token' : op.security?.some((x) => Object.keys(x).length === 0) ? 'token optional' : 'bearer token',
+    ),
+  );
   if (op.parameters?.length) {
     body.append(el('h4', { text: 'Parameters' }));
     body.append(
-      el('table', {},
+      el(
+        'table',
+        {},
         el('tr', {}, el('th', { text: 'name' }), el('th', { text: 'in' }), el('th', { text: 'type' }), el('th', { text: 'description' })),
         op.parameters.map((p) => {
           const schema = p.schema ?? p.content?.['application/json']?.schema;
-          return el('tr', {}, el('td', {}, el('code', { text: p.name })), el('td', { text: p.in + (p.required ? ', required' : '') }), el('td', { text: p.content ? `JSON: ${typeOf(schema)}` : typeOf(schema) }), el('td', { text: [p.description, constraints(schema)].filter(Boolean).join('; ') }));
+          return el(
+            'tr',
+            {},
+            el('td', {}, el('code', { text: p.name })),
+            el('td', { text: p.in + (p.required ? ', required' : '') }),
+            el('td', { text: p.content ? `JSON: ${typeOf(schema)}` : typeOf(schema) }),
+            el('td', { text: [p.description, constraints(schema)].filter(Boolean).join('; ') }),
+          );
         }),
       ),
     );
@@ -102,8 +134,16 @@ function operationView(path, method, op) {
     if (json && !r0.$ref) row.append(schemaView(json));
     body.append(row);
   }
-  const details = el('details', { class: 'op', 'data-search': `${method} ${path} ${op.summary} ${op.tags.join(' ')}`.toLowerCase() },
-    el('summary', {}, el('span', { class: `method ${method}`, text: method.toUpperCase() }), el('span', { class: 'path', text: path }), el('span', { class: 'summary', text: op.summary })),
+  const details = el(
+    'details',
+    { class: 'op', 'data-search': `${method} ${path} ${op.summary} ${op.tags.join(' ')}`.toLowerCase() },
+    el(
+      'summary',
+      {},
+      el('span', { class: `method ${method}`, text: method.toUpperCase() }),
+      el('span', { class: 'path', text: path }),
+      el('span', { class: 'summary', text: op.summary }),
+    ),
   );
   details.append(body);
   return details;
@@ -145,10 +185,16 @@ function filter(text) {
 async function main() {
   const token = localStorage.getItem(TOKEN_KEY);
   const status = $('status');
-  const res = await fetch('/api/openapi.json', { headers: token ? { Authorization: `Bearer ${token}`, Accept: 'application/json' } : { Accept: 'application/json' } });
+  const res = await fetch('/api/openapi.json', {
+    headers: token ? { Authorization: `Bearer ${token}`, Accept: 'application/json' } : { Accept: 'application/json' },
+  });
   if (res.status === 401) {
     status.className = 'status error';
-    status.replaceChildren('The document is for logged-in users: ', el('a', { href: '/login', text: 'log in to the portal' }), ' in this browser, then open this page again.');
+    status.replaceChildren(
+      'The document is for logged-in users: ',
+      el('a', { href: '/login', text: 'log in to the portal' }),
+      ' in this browser, then open this page again.',
+    );
     return;
   }
   if (!res.ok) {

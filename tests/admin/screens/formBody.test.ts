@@ -46,6 +46,9 @@ describe('validateBody / makeValidate', () => {
   });
   it('an update may not empty a required field', () => {
     const body = toBody({ originalPartsCode: '' }, feeFields.slice(0, 1), 'update');
-    expect(validateBody(schemas.consultingFeeItem.update, { ...body, version: 1 }, feeFields.slice(0, 1), 'update', { originalPartsCode: '' }).originalPartsCode.message).toBe('validation.required');
+    expect(
+      validateBody(schemas.consultingFeeItem.update, { ...body, version: 1 }, feeFields.slice(0, 1), 'update', { originalPartsCode: '' }).originalPartsCode
+        .message,
+    ).toBe('validation.required');
   });
 });

@@ -35,7 +35,17 @@ afterEach(() => {
 });
 
 function orders(n: number, status = RELEASED) {
-  return Array.from({ length: n }, (_, i) => ({ id: i + 1, version: 1, orderNo: `P${1000 + i}`, itemNo: 1, partsCode: `PN-${i}`, orderQty: 10, status, releaseDate: '2026-11-01', orderType: '0' }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: i + 1,
+    version: 1,
+    orderNo: `P${1000 + i}`,
+    itemNo: 1,
+    partsCode: `PN-${i}`,
+    orderQty: 10,
+    status,
+    releaseDate: '2026-11-01',
+    orderType: '0',
+  }));
 }
 
 function mount(s: CompiledScreen, rows: Record<string, unknown>[]) {
@@ -98,7 +108,7 @@ describe('generated list screen', () => {
     await waitFor(() => expect(runAction).toHaveBeenCalledWith('orders', { id: 1, action: 'confirm', data: { thisShipmentQty: 4, version: 1 } }));
   });
 
-  it('offers no action a row\'s state forbids', async () => {
+  it("offers no action a row's state forbids", async () => {
     mount(screenOf('orderConfirm'), orders(2, code('purchaseOrderStatus', 'closed')));
     const rows = await screen.findAllByTestId('lean-row');
     expect(within(rows[0]).queryByTestId('lean-row-action-confirm')).toBeNull();

@@ -182,7 +182,8 @@ function useStockColumns() {
     actionsLabel: translate('ui.actions'),
     columns: screen.columns.map((c, i) => {
       const f = entity.fields[c.field];
-      const kind = c.format === 'date' || f?.type === 'date' ? 'date' : f?.type === 'code' ? 'code' : f?.type === 'integer' || f?.type === 'decimal' ? 'number' : 'text';
+      const kind =
+        c.format === 'date' || f?.type === 'date' ? 'date' : f?.type === 'code' ? 'code' : f?.type === 'integer' || f?.type === 'decimal' ? 'number' : 'text';
       return { source: c.field, label: lean[i].label, sortable: !!lean[i].sortable, kind, text: lean[i].text };
     }),
   };
@@ -254,7 +255,13 @@ function Harness({ records }: { records: RaRecord[] }): ReactElement {
     <ResourceContextProvider value={resource}>
       <ListContextProvider value={list}>
         <Box sx={{ p: 1 }} data-testid={`variant-${variant}`}>
-          {variant === 'lean' || variant === 'leanAll' ? <LeanVariant all={variant === 'leanAll'} /> : variant === 'datagrid' ? <DatagridVariant /> : <DataTableVariant />}
+          {variant === 'lean' || variant === 'leanAll' ? (
+            <LeanVariant all={variant === 'leanAll'} />
+          ) : variant === 'datagrid' ? (
+            <DatagridVariant />
+          ) : (
+            <DataTableVariant />
+          )}
         </Box>
       </ListContextProvider>
     </ResourceContextProvider>

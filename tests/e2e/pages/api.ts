@@ -18,8 +18,16 @@ export async function getRecord(request: APIRequestContext, tok: string, resourc
 }
 
 /** Up to `n` records of `resource` matching `filter` (the list protocol). */
-export async function listWhere(request: APIRequestContext, tok: string, resource: string, filter: Record<string, unknown>, n = 500): Promise<Record<string, unknown>[]> {
-  const r = await request.get(`/api/${resource}?filter=${encodeURIComponent(JSON.stringify(filter))}&range=${encodeURIComponent(`[0,${n - 1}]`)}`, { headers: { authorization: `Bearer ${tok}` } });
+export async function listWhere(
+  request: APIRequestContext,
+  tok: string,
+  resource: string,
+  filter: Record<string, unknown>,
+  n = 500,
+): Promise<Record<string, unknown>[]> {
+  const r = await request.get(`/api/${resource}?filter=${encodeURIComponent(JSON.stringify(filter))}&range=${encodeURIComponent(`[0,${n - 1}]`)}`, {
+    headers: { authorization: `Bearer ${tok}` },
+  });
   expect(r.status()).toBe(200);
   return (await r.json()) as Record<string, unknown>[];
 }

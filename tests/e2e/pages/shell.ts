@@ -54,7 +54,10 @@ export async function logout(page: Page): Promise<void> {
 /** Every menu entry's path, in menu order (entries of closed groups included). */
 export async function menuPaths(page: Page): Promise<string[]> {
   await expect(page.getByTestId('menu')).toBeVisible();
-  return page.getByTestId('menu').locator('[data-testid="menu-item"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
+  return page
+    .getByTestId('menu')
+    .locator('[data-testid="menu-item"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
 }
 
 /** Opens a page through the menu (opening its group first when needed). */

@@ -113,7 +113,22 @@ describe('delivery card PDF', () => {
     expect(info.fonts[0].baseFont).toMatch(/^[A-Z]{6}\+NotoSansSC/);
 
     const card = info.pages[0];
-    for (const s of ['交货卡', 'Delivery Card', '订单号', '零件号', '每箱数量', '本次发货数量', '打印数量', '交货地点', '供应商代码', '预计到货日期', '上海市嘉定区安亭镇墨玉南路888号', '上海配件中心', '第 1 / 60 张', cardNumber(line.orderNo, 3, 1)]) {
+    for (const s of [
+      '交货卡',
+      'Delivery Card',
+      '订单号',
+      '零件号',
+      '每箱数量',
+      '本次发货数量',
+      '打印数量',
+      '交货地点',
+      '供应商代码',
+      '预计到货日期',
+      '上海市嘉定区安亭镇墨玉南路888号',
+      '上海配件中心',
+      '第 1 / 60 张',
+      cardNumber(line.orderNo, 3, 1),
+    ]) {
       expect(card).toContain(s);
     }
     expect(info.pages[1]).toContain('第 5 / 60 张');
@@ -128,12 +143,22 @@ describe('delivery card PDF', () => {
 
     // every glyph drawn has an outline in the embedded subset (only the space is empty)
     const font = info.fonts[0];
-    const blank = new Set(info.codes.flat().filter((c) => font.glyphLength(c) <= 0).map((c) => font.toUnicode.get(c)));
+    const blank = new Set(
+      info.codes
+        .flat()
+        .filter((c) => font.glyphLength(c) <= 0)
+        .map((c) => font.toUnicode.get(c)),
+    );
     expect([...blank].filter((ch) => ch !== ' ')).toEqual([]);
   });
 
-  it('puts the caller\'s language first', async () => {
-    const pdf = await renderDeliveryCards(buildCards([line], 1), { locale: 'en-US', linesPerPage: LINES, printedAt: '2026-11-22T10:00:00.000Z', printedBy: 'Zhang Wei' });
+  it("puts the caller's language first", async () => {
+    const pdf = await renderDeliveryCards(buildCards([line], 1), {
+      locale: 'en-US',
+      linesPerPage: LINES,
+      printedAt: '2026-11-22T10:00:00.000Z',
+      printedBy: 'Zhang Wei',
+    });
     const info = inspectPdf(pdf);
     expect(info.pageCount).toBe(2);
     expect(info.pages[0].indexOf('Delivery Card')).toBeLessThan(info.pages[0].indexOf('交货卡'));
@@ -147,7 +172,17 @@ describe('order.printDeliveryCards action', () => {
   let releasedId: number;
   beforeAll(async () => {
     t = await build();
-    const base = { partsCode: '5QD-807-221-A', orderQty: 100, minPackageQty: 10, thisShipmentQty: 50, warehouseCode: 'PDC01', directSupplierCode: 'S001', deliveryPlace: '上海市嘉定区', releaseDate: '2026-11-20', forecastReceiveDate: '2026-12-01' };
+    const base = {
+      partsCode: '5QD-807-221-A',
+      orderQty: 100,
+      minPackageQty: 10,
+      thisShipmentQty: 50,
+      warehouseCode: 'PDC01',
+      directSupplierCode: 'S001',
+      deliveryPlace: '上海市嘉定区',
+      releaseDate: '2026-11-20',
+      forecastReceiveDate: '2026-12-01',
+    };
     [confirmedId, releasedId] = await RowWriter.write(t.app.db, metadata, (w) => [
       w.insert('order', { ...base, orderNo: 'PCARDTEST0001', itemNo: 1, status: code('purchaseOrderStatus', 'confirmed') }),
       w.insert('order', { ...base, orderNo: 'PCARDTEST0001', itemNo: 2, status: code('purchaseOrderStatus', 'released') }),

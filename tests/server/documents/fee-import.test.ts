@@ -15,12 +15,7 @@ const FEE = metadata.entities.consultingFeeItem;
 
 describe('xlsx', () => {
   it('reads back what it writes: strings (CJK, XML specials, leading zeros), numbers, booleans, gaps', () => {
-    const rows: CellValue[][] = [
-      ['原零件号', 'Fee', 'X&<>"\'', null, 'E'],
-      ['0123', 12.5, true, null, '中文 & <b>'],
-      [],
-      [null, -3, false],
-    ];
+    const rows: CellValue[][] = [['原零件号', 'Fee', 'X&<>"\'', null, 'E'], ['0123', 12.5, true, null, '中文 & <b>'], [], [null, -3, false]];
     const sheet = readFirstSheet(writeXlsx([{ name: '咨询服务费', rows, header: true, columns: [{ text: true }] }]));
     expect(sheet.name).toBe('咨询服务费');
     expect(sheet.rows).toEqual([
@@ -34,10 +29,16 @@ describe('xlsx', () => {
     const ns = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
     const zip = zipSync({
       '[Content_Types].xml': strToU8('<Types/>'),
-      'xl/workbook.xml': strToU8(`<x:workbook xmlns:x="ns" xmlns:r="rel"><x:workbookPr date1904="1"/><x:sheets><x:sheet name="Data" sheetId="7" r:id="rId9"/></x:sheets></x:workbook>`),
+      'xl/workbook.xml': strToU8(
+        `<x:workbook xmlns:x="ns" xmlns:r="rel"><x:workbookPr date1904="1"/><x:sheets><x:sheet name="Data" sheetId="7" r:id="rId9"/></x:sheets></x:workbook>`,
+      ),
       'xl/_rels/workbook.xml.rels': strToU8('<Relationships><Relationship Id="rId9" Type="t" Target="/xl/worksheets/data.xml"/></Relationships>'),
-      'xl/sharedStrings.xml': strToU8(`<sst ${ns}><si><t>plain</t></si><si><r><t>富</t></r><r><rPr><b/></rPr><t xml:space="preserve">文本 </t></r><rPh sb="0" eb="1"><t>フ</t></rPh></si></sst>`),
-      'xl/worksheets/data.xml': strToU8(`<worksheet ${ns}><sheetData><row r="2"><c r="B2" t="s"><v>1</v></c><c r="D2" t="str"><f>A1</f><v>calc</v></c><c r="E2"><v>0.30000000000000004</v></c><c r="F2" t="e"><v>#N/A</v></c></row><row r="3"><c r="A3" t="s"><v>0</v></c></row></sheetData></worksheet>`),
+      'xl/sharedStrings.xml': strToU8(
+        `<sst ${ns}><si><t>plain</t></si><si><r><t>富</t></r><r><rPr><b/></rPr><t xml:space="preserve">文本 </t></r><rPh sb="0" eb="1"><t>フ</t></rPh></si></sst>`,
+      ),
+      'xl/worksheets/data.xml': strToU8(
+        `<worksheet ${ns}><sheetData><row r="2"><c r="B2" t="s"><v>1</v></c><c r="D2" t="str"><f>A1</f><v>calc</v></c><c r="E2"><v>0.30000000000000004</v></c><c r="F2" t="e"><v>#N/A</v></c></row><row r="3"><c r="A3" t="s"><v>0</v></c></row></sheetData></worksheet>`,
+      ),
     });
     const sheet = readFirstSheet(zip);
     expect(sheet).toEqual({
@@ -97,25 +98,56 @@ describe('fee item workbook', () => {
   it('the template has the creatable fields as labelled headers', () => {
     const zh = readFirstSheet(workbook([]));
     expect(zh.rows).toHaveLength(1);
-    expect(zh.rows[0].cells).toEqual(['原零件号', '咨询服务费零件号', '咨询服务费', '管理费率', '供应商代码', '生效日期', '普通销售价格', '紧急订单价格', '标准成本', '一般咨询费', '紧急咨询费']);
+    expect(zh.rows[0].cells).toEqual([
+      '原零件号',
+      '咨询服务费零件号',
+      '咨询服务费',
+      '管理费率',
+      '供应商代码',
+      '生效日期',
+      '普通销售价格',
+      '紧急订单价格',
+      '标准成本',
+      '一般咨询费',
+      '紧急咨询费',
+    ]);
     expect(readFirstSheet(workbook([], 'en-US')).rows[0].cells[0]).toBe('Original part number');
     expect(feeItemTemplate(metadata, 'en-US').fileName).toMatch(/\.xlsx$/);
   });
 
   it('maps Chinese headers, English headers or field names, and converts cells (text numbers, date serials, percent)', () => {
-    const zh = parseFeeItemWorkbook(metadata, workbook([good(), good({ feePartsCode: 'ZX-2', effectiveDate: 46204, managementRate: '5%', consultingFee: '1,200.50', supplierCode: 'S001 ' })]));
+    const zh = parseFeeItemWorkbook(
+      metadata,
+      workbook([good(), good({ feePartsCode: 'ZX-2', effectiveDate: 46204, managementRate: '5%', consultingFee: '1,200.50', supplierCode: 'S001 ' })]),
+    );
     expect(zh.errors).toEqual([]);
     expect(zh.rows.map((r) => r.row)).toEqual([2, 3]);
     expect(zh.rows[1].values).toEqual({ ...good(), feePartsCode: 'ZX-2', managementRate: 0.05, consultingFee: 1200.5 });
 
     const en = parseFeeItemWorkbook(metadata, workbook([good()], 'en-US'));
     expect(en.errors).toEqual([]);
-    const byName = writeXlsx([{ name: 's', rows: [['originalPartsCode', 'feePartsCode', 'consultingFee', 'managementRate', 'supplierCode', 'effectiveDate'], ['P1', 'F1', 1, 0.1, 'S002', '2026/7/1']] }]);
+    const byName = writeXlsx([
+      {
+        name: 's',
+        rows: [
+          ['originalPartsCode', 'feePartsCode', 'consultingFee', 'managementRate', 'supplierCode', 'effectiveDate'],
+          ['P1', 'F1', 1, 0.1, 'S002', '2026/7/1'],
+        ],
+      },
+    ]);
     expect(parseFeeItemWorkbook(metadata, byName).rows[0].values).toMatchObject({ originalPartsCode: 'P1', effectiveDate: '2026-07-01' });
   });
 
   it('names the Excel row and the field of every bad value, with the rule keys of the form', () => {
-    const parsed = parseFeeItemWorkbook(metadata, workbook([good(), good({ feePartsCode: 'X'.repeat(21), managementRate: 1.5 }), good({ consultingFee: 'abc', effectiveDate: '2026-13-45' }), good({ supplierCode: null })]));
+    const parsed = parseFeeItemWorkbook(
+      metadata,
+      workbook([
+        good(),
+        good({ feePartsCode: 'X'.repeat(21), managementRate: 1.5 }),
+        good({ consultingFee: 'abc', effectiveDate: '2026-13-45' }),
+        good({ supplierCode: null }),
+      ]),
+    );
     expect(parsed.rows.map((r) => r.row)).toEqual([2]);
     const keyed = Object.fromEntries(parsed.errors.map((e) => [`row${e.row}.${e.field}`, e.key]));
     expect(keyed).toEqual({
@@ -128,7 +160,15 @@ describe('fee item workbook', () => {
   });
 
   it('reports header problems on row 1: unknown and repeated columns, missing required columns', () => {
-    const file = writeXlsx([{ name: 's', rows: [['原零件号', '咨询服务费零件号', 'Consulting service fee part number', '备注'], ['P1', 'F1', 'F1', 'x']] }]);
+    const file = writeXlsx([
+      {
+        name: 's',
+        rows: [
+          ['原零件号', '咨询服务费零件号', 'Consulting service fee part number', '备注'],
+          ['P1', 'F1', 'F1', 'x'],
+        ],
+      },
+    ]);
     const parsed = parseFeeItemWorkbook(metadata, file);
     expect(parsed.rows).toEqual([]);
     const keyed = Object.fromEntries(parsed.errors.map((e) => [`row${e.row}.${e.field}`, e.key]));
@@ -164,18 +204,34 @@ describe('consultingFeeItem.import action', () => {
     const acc = metadata.entities.account;
     const row = (await t.app.db.get<{ id: number }>(`SELECT id FROM ${acc.table} WHERE ${acc.fields.userId.column} = ?`, ['staff01']))!;
     staff = {
-      accountId: row.id, userId: 'staff01', name: '刘强', profile: 'internal', accountType: '0', role: 'user', admin: false, supplierCode: null,
-      departmentId: 'PD01', departmentName: '采购部', warehouse: 'PDC01', warehouseName: '上海配件中心', isClaimWarehouse: true,
-      accountStatus: '0', locale: 'zh-CN', tokenId: 'test', sessionId: 'test', tokenExp: Math.floor(Date.now() / 1000) + 3600, authTime: 0,
+      accountId: row.id,
+      userId: 'staff01',
+      name: '刘强',
+      profile: 'internal',
+      accountType: '0',
+      role: 'user',
+      admin: false,
+      supplierCode: null,
+      departmentId: 'PD01',
+      departmentName: '采购部',
+      warehouse: 'PDC01',
+      warehouseName: '上海配件中心',
+      isClaimWarehouse: true,
+      accountStatus: '0',
+      locale: 'zh-CN',
+      tokenId: 'test',
+      sessionId: 'test',
+      tokenExp: Math.floor(Date.now() / 1000) + 3600,
+      authTime: 0,
     };
   });
   afterAll(async () => t?.close());
 
   it('inserts every row as to be confirmed, with importer and import time', async () => {
-    const before = (await count());
+    const before = await count();
     const r = await run(workbook([good({ originalPartsCode: 'IMP-1' }), good({ originalPartsCode: 'IMP-2', supplierCode: 'S002', effectiveDate: 46204 })]));
     expect(r.result).toEqual({ imported: 2 });
-    expect((await count())).toBe(before + 2);
+    expect(await count()).toBe(before + 2);
     const rows = await t.app.db.all(`SELECT * FROM ${FEE.table} WHERE ${FEE.fields.originalPartsCode.column} LIKE 'IMP-%' ORDER BY id`);
     expect(rows.map((x) => x[FEE.fields.state.column])).toEqual(['0', '0']);
     expect(rows.map((x) => x[FEE.fields.importer.column])).toEqual(['刘强', '刘强']);
@@ -185,21 +241,33 @@ describe('consultingFeeItem.import action', () => {
   });
 
   it('imports nothing when one row is bad, and the error names every bad row and field', async () => {
-    const before = (await count());
-    const err = await failure(run(workbook([good({ originalPartsCode: 'BAD-1' }), good({ originalPartsCode: 'BAD-2', feePartsCode: 'X'.repeat(25) }), good({ originalPartsCode: 'BAD-3' })])));
+    const before = await count();
+    const err = await failure(
+      run(
+        workbook([
+          good({ originalPartsCode: 'BAD-1' }),
+          good({ originalPartsCode: 'BAD-2', feePartsCode: 'X'.repeat(25) }),
+          good({ originalPartsCode: 'BAD-3' }),
+        ]),
+      ),
+    );
     expect(err.statusCode).toBe(400);
     expect(err.code).toBe('error.importFailed');
     expect(err.args).toMatchObject({ count: 1, rows: '3' });
     // the message spells the error out: row, column (the template's header) and reason
     const details = err.args.details as (locale: 'en-US' | 'zh-CN') => string;
     expect(details('en-US')).toBe(`row 3, ${messages['en-US'][FEE.fields.feePartsCode.labelKey]}: At most 20 characters`);
-    expect(details('zh-CN')).toBe(`第 3 行 ${messages['zh-CN'][FEE.fields.feePartsCode.labelKey]}：${messages['zh-CN']['validation.maxLength'].replace('%{max}', '20')}`);
+    expect(details('zh-CN')).toBe(
+      `第 3 行 ${messages['zh-CN'][FEE.fields.feePartsCode.labelKey]}：${messages['zh-CN']['validation.maxLength'].replace('%{max}', '20')}`,
+    );
     expect(err.fieldErrors).toEqual({ 'row3.feePartsCode': { key: 'validation.maxLength', args: { max: 20 } } });
-    expect((await count())).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it('refuses rows that repeat each other or a stored item (unique supplier, parts codes and date)', async () => {
-    const err = await failure(run(workbook([good({ originalPartsCode: 'IMP-1' }), good({ originalPartsCode: 'NEW-1' }), good({ originalPartsCode: 'NEW-1' })])));
+    const err = await failure(
+      run(workbook([good({ originalPartsCode: 'IMP-1' }), good({ originalPartsCode: 'NEW-1' }), good({ originalPartsCode: 'NEW-1' })])),
+    );
     expect(err.code).toBe('error.importFailed');
     expect(Object.keys(err.fieldErrors ?? {}).filter((k) => k.endsWith('.originalPartsCode'))).toEqual(['row2.originalPartsCode', 'row4.originalPartsCode']);
     expect(err.fieldErrors?.['row2.originalPartsCode'].key).toBe('validation.unique');

@@ -9,7 +9,11 @@
  */
 import { inflateSync } from 'node:zlib';
 
-export interface PdfObject { num: number; dict: string; stream?: Buffer }
+export interface PdfObject {
+  num: number;
+  dict: string;
+  stream?: Buffer;
+}
 
 export function pdfObjects(pdf: Buffer): Map<number, PdfObject> {
   const s = pdf.toString('latin1');
@@ -63,7 +67,12 @@ function parseCMap(cmap: string): Map<number, string> {
   return map;
 }
 
-export interface PdfFontInfo { baseFont: string; embedded: 'FontFile2' | 'FontFile3' | 'FontFile' | null; toUnicode: Map<number, string>; glyphLength: (gid: number) => number }
+export interface PdfFontInfo {
+  baseFont: string;
+  embedded: 'FontFile2' | 'FontFile3' | 'FontFile' | null;
+  toUnicode: Map<number, string>;
+  glyphLength: (gid: number) => number;
+}
 
 /** TrueType glyph byte lengths from the loca table (0 = no outline). */
 function glyphLengths(ttf: Buffer): (gid: number) => number {

@@ -16,7 +16,17 @@ import { FieldInput } from '../form/FieldInput.tsx';
 import { downloadTemplate } from './uploadAction.ts';
 import { makeValidate, toBody } from '../formBody.ts';
 import { schemasOf } from '../meta.ts';
-import { initialGridValues, perRecordBody, RecordInputsGrid, RecordSummary, singleRecordDefaults, splitServerErrors, validateGrid, type GridErrors, type GridValues } from './RecordInputsGrid.tsx';
+import {
+  initialGridValues,
+  perRecordBody,
+  RecordInputsGrid,
+  RecordSummary,
+  singleRecordDefaults,
+  splitServerErrors,
+  validateGrid,
+  type GridErrors,
+  type GridValues,
+} from './RecordInputsGrid.tsx';
 
 export interface ActionDialogProps {
   entity: CompiledEntity;
@@ -54,7 +64,10 @@ export function ActionDialog({ entity, action, records, onCancel, onSubmit, with
   }, [action, records, entity]);
   const validate = useMemo(() => makeValidate(schema, fields, 'action', extra), [schema, fields, extra]);
   const defaults = useMemo(
-    () => ({ ...Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])), ...(records.length === 1 ? singleRecordDefaults(action, records[0]) : {}) }),
+    () => ({
+      ...Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.name, f.default])),
+      ...(records.length === 1 ? singleRecordDefaults(action, records[0]) : {}),
+    }),
     [fields, action, records],
   );
   const title = translate(action.labelKey, { _: action.name });

@@ -27,14 +27,22 @@ const textOf = (v: unknown): string => (v === null || v === undefined ? '' : Str
 export function initialGridValues(action: CompiledAction, records: readonly RaRecord[]): GridValues {
   const out: GridValues = {};
   for (const r of records) {
-    out[String(r.id)] = Object.fromEntries((action.perRecord?.fields ?? []).map((f) => [f, textOf(action.perRecord!.defaults[f] ? r[action.perRecord!.defaults[f]] : '')]));
+    out[String(r.id)] = Object.fromEntries(
+      (action.perRecord?.fields ?? []).map((f) => [f, textOf(action.perRecord!.defaults[f] ? r[action.perRecord!.defaults[f]] : '')]),
+    );
   }
   return out;
 }
 
 /** The form's default values of one record's per-record inputs (a one-record dialog). */
 export const singleRecordDefaults = (action: CompiledAction, record: RaRecord | undefined): Record<string, unknown> =>
-  record ? Object.fromEntries(Object.entries(action.perRecord?.defaults ?? {}).filter(([, from]) => record[from] !== null && record[from] !== undefined).map(([input, from]) => [input, record[from]])) : {};
+  record
+    ? Object.fromEntries(
+        Object.entries(action.perRecord?.defaults ?? {})
+          .filter(([, from]) => record[from] !== null && record[from] !== undefined)
+          .map(([input, from]) => [input, record[from]]),
+      )
+    : {};
 
 /**
  * Each row's input checked with the record input schema (the shared values merged in), as the
@@ -171,7 +179,13 @@ export function RecordInputsGrid({ entity, action, records, values, errors, disa
                         onChange={(ev) => onChange(id, f.name, ev.target.value)}
                         error={!!err}
                         helperText={err ? translate(err.message, { _: err.message, ...(err.args ?? {}) }) : undefined}
-                        slotProps={{ htmlInput: { 'data-testid': `grid-input-${f.name}`, 'aria-label': `${translate(f.labelKey, { _: f.name })} ${id}`, step: f.type === 'integer' ? 1 : undefined } }}
+                        slotProps={{
+                          htmlInput: {
+                            'data-testid': `grid-input-${f.name}`,
+                            'aria-label': `${translate(f.labelKey, { _: f.name })} ${id}`,
+                            step: f.type === 'integer' ? 1 : undefined,
+                          },
+                        }}
                         sx={{ width: 130 }}
                       />
                     </TableCell>

@@ -59,7 +59,11 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
         } else if (action.collection) res = await dp.runAction(entity.resource, { action: action.name, data });
         else if (records.length === 1) {
           const r = records[0];
-          res = await dp.runAction(entity.resource, { id: r.id, action: action.name, data: { ...data, ...(entity.versioned && typeof r.version === 'number' ? { version: r.version } : {}) } });
+          res = await dp.runAction(entity.resource, {
+            id: r.id,
+            action: action.name,
+            data: { ...data, ...(entity.versioned && typeof r.version === 'number' ? { version: r.version } : {}) },
+          });
         } else res = await dp.runAction(entity.resource, { ids: records.map((r) => r.id), action: action.name, data });
         // the changed records (with their new versions) go to the page at once, before the refresh
         if (!action.collection && res?.data) fresh(entity.resource, res.data as RaRecord | RaRecord[]);
@@ -99,7 +103,11 @@ export function useActionRunner(entity: CompiledEntity, onDone?: (a: CompiledAct
           isOpen
           loading={busy}
           title={translate(action.labelKey, { _: action.name })}
-          content={pending.records.length > 1 ? `${translate('message.confirmAction')} (${translate('ui.selected', { count: pending.records.length })})` : 'message.confirmAction'}
+          content={
+            pending.records.length > 1
+              ? `${translate('message.confirmAction')} (${translate('ui.selected', { count: pending.records.length })})`
+              : 'message.confirmAction'
+          }
           confirm={ACTION_DIALOG_BUTTONS.confirm}
           cancel={ACTION_DIALOG_BUTTONS.cancel}
           onConfirm={() => void call(pending, {})}

@@ -22,7 +22,8 @@ import { InputHelperText, useInput, useLocaleState } from 'react-admin';
 import { metadata } from '../meta.ts';
 
 /** metadata's date patterns (Java / Unicode style: yyyy-MM-dd HH:mm:ss) in dayjs tokens */
-export const toDayjsFormat = (pattern: string): string => pattern.replace(/y+/g, (m) => (m.length === 2 ? 'YY' : 'YYYY')).replace(/d+/g, (m) => 'D'.repeat(m.length));
+export const toDayjsFormat = (pattern: string): string =>
+  pattern.replace(/y+/g, (m) => (m.length === 2 ? 'YY' : 'YYYY')).replace(/d+/g, (m) => 'D'.repeat(m.length));
 export const DATE_FORMAT = toDayjsFormat(metadata.app.dateFormat ?? 'yyyy-MM-dd');
 export const DATE_TIME_FORMAT = toDayjsFormat(metadata.app.dateTimeFormat ?? 'yyyy-MM-dd HH:mm:ss');
 
@@ -34,7 +35,11 @@ export function DateLocalization({ children }: { children: ReactElement }): Reac
   const [locale] = useLocaleState();
   const texts = PICKER_TEXTS[locale as keyof typeof PICKER_TEXTS] ?? zhCN;
   return (
-    <LocalizationProvider dateAdapter={AdapterDayjs} adapterLocale={DAYJS_LOCALE[locale] ?? 'zh-cn'} localeText={texts.components.MuiLocalizationProvider.defaultProps.localeText}>
+    <LocalizationProvider
+      dateAdapter={AdapterDayjs}
+      adapterLocale={DAYJS_LOCALE[locale] ?? 'zh-cn'}
+      localeText={texts.components.MuiLocalizationProvider.defaultProps.localeText}
+    >
       {children}
     </LocalizationProvider>
   );
@@ -76,7 +81,22 @@ export interface DatePickerFieldProps {
 }
 
 /** A controlled date (or date-time) field with its calendar, in the app's format and the UI language. */
-export function DatePickerField({ value, onChange, label, withTime = false, readOnly, testId, inputTestId, error, helperText, size = 'small', variant = 'outlined', fullWidth, sx, onKeyDown }: DatePickerFieldProps): ReactElement {
+export function DatePickerField({
+  value,
+  onChange,
+  label,
+  withTime = false,
+  readOnly,
+  testId,
+  inputTestId,
+  error,
+  helperText,
+  size = 'small',
+  variant = 'outlined',
+  fullWidth,
+  sx,
+  onKeyDown,
+}: DatePickerFieldProps): ReactElement {
   const picked = useMemo(() => parse(value, withTime), [value, withTime]);
   const textField = {
     size,
@@ -104,7 +124,19 @@ export function DatePickerField({ value, onChange, label, withTime = false, read
 }
 
 /** The react-admin form input of a date or date-time field (forms and action dialogs). */
-export function DateInput({ source, label, withTime = false, readOnly, testId }: { source: string; label: string; withTime?: boolean; readOnly?: boolean; testId?: string }): ReactElement {
+export function DateInput({
+  source,
+  label,
+  withTime = false,
+  readOnly,
+  testId,
+}: {
+  source: string;
+  label: string;
+  withTime?: boolean;
+  readOnly?: boolean;
+  testId?: string;
+}): ReactElement {
   const { field, fieldState } = useInput({ source });
   const err = fieldState.error?.message;
   return (

@@ -28,7 +28,10 @@ export function FieldInput({ field, schema, readOnly, required, labelKey }: Fiel
   const label = `${translate(labelKey ?? field.labelKey, { _: field.name })}${required && !readOnly ? ' *' : ''}`;
   const common = { source: field.name, label, readOnly, helperText: false as const, fullWidth: true, 'data-testid': `input-${field.name}` };
   const choices = useMemo(
-    () => (field.type === 'code' && field.codeTable ? codeChoices(field, schema).map((c) => ({ id: c, name: translate(codeLabelKey(field.codeTable!, c), { _: c }) })) : []),
+    () =>
+      field.type === 'code' && field.codeTable
+        ? codeChoices(field, schema).map((c) => ({ id: c, name: translate(codeLabelKey(field.codeTable!, c), { _: c }) }))
+        : [],
     [field, schema, translate],
   );
   // a lookup offers the values it may take (metadata lookup, LookupInput.tsx)

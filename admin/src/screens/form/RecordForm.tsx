@@ -66,7 +66,10 @@ export function RecordForm({ entity, fieldNames, record, canSave, onSaved, butto
   const writableSet = new Set(writable.map((f) => f.name));
   return (
     <Form key={String(record?.id ?? 'new')} record={defaults as RaRecord} onSubmit={submit as never} validate={validate} noValidate>
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: `repeat(${columns}, minmax(0, 1fr))` }, columnGap: 2, rowGap: 1.5, mb: 2 }} data-testid="record-form">
+      <Box
+        sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: `repeat(${columns}, minmax(0, 1fr))` }, columnGap: 2, rowGap: 1.5, mb: 2 }}
+        data-testid="record-form"
+      >
         {fields.map((f) => (
           <Box key={f.name} sx={f.type === 'text' ? { gridColumn: '1 / -1' } : undefined}>
             <FieldInput field={f} schema={props[f.name]} readOnly={!writableSet.has(f.name)} required={f.required && writableSet.has(f.name)} />

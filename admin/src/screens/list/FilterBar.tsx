@@ -103,7 +103,8 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
       <TextField
         key={key}
         error={error}
-        size="small" variant="outlined"
+        size="small"
+        variant="outlined"
         label={lbl}
         type={type}
         value={(draft[key] as string | number | undefined) ?? ''}
@@ -118,11 +119,24 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
       if (field?.type === 'date' || field?.type === 'datetime') {
         // a range of days, also on a date-time column (the server takes the end day whole)
         const date = (key: string, lbl: string) => (
-          <DatePickerField key={key} value={draft[key]} onChange={(v) => set(key, v)} label={lbl} testId={`filter-${key}-field`} inputTestId={`filter-${key}`} sx={inputSx} onKeyDown={onKey} error={!!wrong} />
+          <DatePickerField
+            key={key}
+            value={draft[key]}
+            onChange={(v) => set(key, v)}
+            label={lbl}
+            testId={`filter-${key}-field`}
+            inputTestId={`filter-${key}`}
+            sx={inputSx}
+            onKeyDown={onKey}
+            error={!!wrong}
+          />
         );
         return [date(`${f.field}_gte`, `${label} ${translate('ui.from')}`), date(`${f.field}_lte`, `${label} ${translate('ui.to')}`)];
       }
-      return [text(`${f.field}_gte`, `${label} ${translate('ui.from')}`, 'number', !!wrong), text(`${f.field}_lte`, `${label} ${translate('ui.to')}`, 'number', !!wrong)];
+      return [
+        text(`${f.field}_gte`, `${label} ${translate('ui.from')}`, 'number', !!wrong),
+        text(`${f.field}_lte`, `${label} ${translate('ui.to')}`, 'number', !!wrong),
+      ];
     }
     if (field?.type === 'code' && field.codeTable) {
       const values = metadata.codeTables[field.codeTable]?.values ?? [];
@@ -132,7 +146,8 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
         <TextField
           key={f.field}
           select
-          size="small" variant="outlined"
+          size="small"
+          variant="outlined"
           label={label}
           value={multiple ? (Array.isArray(current) ? current : []) : ((current as string | undefined) ?? '')}
           onChange={(e) => set(f.field, e.target.value)}
@@ -156,7 +171,16 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
     }
     if (field?.type === 'boolean') {
       return [
-        <TextField key={f.field} select size="small" variant="outlined" label={label} value={draft[f.field] === undefined ? '' : String(draft[f.field])} onChange={(e) => set(f.field, e.target.value === '' ? undefined : e.target.value === 'true')} sx={inputSx}>
+        <TextField
+          key={f.field}
+          select
+          size="small"
+          variant="outlined"
+          label={label}
+          value={draft[f.field] === undefined ? '' : String(draft[f.field])}
+          onChange={(e) => set(f.field, e.target.value === '' ? undefined : e.target.value === 'true')}
+          sx={inputSx}
+        >
           <MenuItem value="">&nbsp;</MenuItem>
           <MenuItem value="true">{translate('ra.boolean.true')}</MenuItem>
           <MenuItem value="false">{translate('ra.boolean.false')}</MenuItem>
@@ -169,11 +193,23 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
   };
 
   return (
-    <Box component="form" onSubmit={(e) => e.preventDefault()} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 1 }} data-testid="filter-bar">
+    <Box
+      component="form"
+      onSubmit={(e) => e.preventDefault()}
+      sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 1 }}
+      data-testid="filter-bar"
+    >
       {screen.filters.filter((f) => f.alwaysOn || more).flatMap(one)}
       {canIncludeDeleted && (
         <FormControlLabel
-          control={<Checkbox size="small" checked={draft[INCLUDE_DELETED] === true} onChange={(e) => set(INCLUDE_DELETED, e.target.checked)} slotProps={{ input: { 'data-testid': 'filter-includeDeleted' } as object }} />}
+          control={
+            <Checkbox
+              size="small"
+              checked={draft[INCLUDE_DELETED] === true}
+              onChange={(e) => set(INCLUDE_DELETED, e.target.checked)}
+              slotProps={{ input: { 'data-testid': 'filter-includeDeleted' } as object }}
+            />
+          }
           label={translate('ui.includeDeleted')}
         />
       )}

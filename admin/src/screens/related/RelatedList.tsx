@@ -43,10 +43,7 @@ export function RelatedList({ screen, relation, parentId, parent, readOnly }: Re
   const canUpload = isFile && filesMayChange && mayButton(screen, 'upload', relation.resource, 'upload');
   const canDownload = isFile && mayButton(screen, 'download', relation.resource, 'download');
   const canDelete = isFile && filesMayChange && mayButton(screen, 'delete', relation.resource, 'delete');
-  const labels = useMemo(
-    () => ({ download: translate('button.download'), preview: translate('ui.preview'), delete: translate('button.delete') }),
-    [translate],
-  );
+  const labels = useMemo(() => ({ download: translate('button.download'), preview: translate('ui.preview'), delete: translate('button.delete') }), [translate]);
 
   const rowActions = useCallback(
     (r: LeanRecord): RowAction[] => {

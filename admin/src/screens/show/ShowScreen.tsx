@@ -29,7 +29,11 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
   const res = entity.resource;
   const actions = actionsForButtons(entity, screen.buttons).filter((a) => !a.collection && mayAction(screen, res, a));
   const shownFields = useMemo(() => screen.columns.map((c) => c.field), [screen]);
-  const titles = useReferenceTitles(entity, shownFields, useMemo(() => (record ? [record] : undefined), [record]));
+  const titles = useReferenceTitles(
+    entity,
+    shownFields,
+    useMemo(() => (record ? [record] : undefined), [record]),
+  );
   const items = useMemo(
     () =>
       screen.columns.map((c) => ({
@@ -56,13 +60,26 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
     body = (
       <>
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'repeat(3, minmax(0, 1fr))' }, columnGap: 3, rowGap: 1, m: 0 }} data-testid="record-detail">
+          <Box
+            component="dl"
+            sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'repeat(3, minmax(0, 1fr))' }, columnGap: 3, rowGap: 1, m: 0 }}
+            data-testid="record-detail"
+          >
             {items.map((it) => (
               <Box key={it.key} sx={{ display: 'flex', gap: 1, minWidth: 0, ...(it.wide ? { gridColumn: '1 / -1' } : {}) }} data-testid={`detail-${it.key}`}>
                 <Typography component="dt" variant="body2" color="text.secondary" sx={{ flex: '0 0 auto', minWidth: 96 }}>
                   {it.label}
                 </Typography>
-                <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word', whiteSpace: 'pre-wrap', ...(it.mono ? { fontFamily: 'monospace', fontSize: 12, maxHeight: 360, overflow: 'auto', flex: 1 } : {}) }}>
+                <Typography
+                  component="dd"
+                  variant="body2"
+                  sx={{
+                    m: 0,
+                    wordBreak: 'break-word',
+                    whiteSpace: 'pre-wrap',
+                    ...(it.mono ? { fontFamily: 'monospace', fontSize: 12, maxHeight: 360, overflow: 'auto', flex: 1 } : {}),
+                  }}
+                >
                   {it.fmt(record[it.key]) || '—'}
                 </Typography>
               </Box>
@@ -72,10 +89,17 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
             {actions
               .filter((a) => mayAction(screen, res, a, record))
               .map((a) => (
-              <Button key={a.name} size="small" variant="outlined" disabled={runner.busy} onClick={() => runner.start(a, [record])} data-testid={`btn-${a.name}`}>
-                {translate(a.labelKey)}
-              </Button>
-            ))}
+                <Button
+                  key={a.name}
+                  size="small"
+                  variant="outlined"
+                  disabled={runner.busy}
+                  onClick={() => runner.start(a, [record])}
+                  data-testid={`btn-${a.name}`}
+                >
+                  {translate(a.labelKey)}
+                </Button>
+              ))}
             {backButton}
           </Box>
         </Paper>
