@@ -150,7 +150,10 @@ async function seedSettlements(ctx: SeedContext, normal: FeeItem[][]): Promise<v
       // about two thirds of the lines sit in settlement orders, the rest wait to be settled
       let budget = Math.floor(lineCounts[si] * 0.65);
       let free = lineCounts[si];
-      const approvals = quota(r, orderCounts[si], [30, 50, 20]);
+      // pending, agreed, rejected: at least three rejected orders for the larger supplier, so a flow
+      // that objects to a rejection in each language (tests/e2e/dialogs.spec.ts) leaves one for the
+      // generated browser suite to open its dialog on
+      const approvals = quota(r, orderCounts[si], [30, 40, 30]);
       for (let k = 0; k < approvals.length; k++) {
         const a = APPROVAL[approvals[k]];
         if (free <= 0) break;
