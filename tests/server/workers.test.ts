@@ -35,6 +35,8 @@ let databaseOptions: Awaited<ReturnType<typeof testDatabase>>['options'] = {};
 let primary: ChildProcess | undefined;
 let port = 0;
 let output = '';
+/** the primary said every worker listens (until then the round robin has only the ones that do) */
+let allListening = false;
 /** every worker pid seen, for the last-resort cleanup */
 const seenWorkers = new Set<number>();
 let token = '';
@@ -212,6 +214,7 @@ beforeAll(async () => {
   primary = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const keep = (d: Buffer) => {
     output = (output + d.toString()).slice(-20_000);
+    if (/\d+ workers listening on/.test(output)) allListening = true;
   };
   primary.stdout!.on('data', keep);
   primary.stderr!.on('data', keep);
@@ -239,6 +242,8 @@ beforeAll(async () => {
     },
     250,
   );
+  // one worker may answer before the other listens: the round robin spreads over both only after
+  await until('every worker listens', 30_000, () => (allListening ? true : undefined));
 }, 120_000);
 
 afterAll(async () => {
