@@ -15,24 +15,12 @@ import { metadata, tables, migrations } from '../../server/generated/index.ts';
 import type { Db } from '../../server/db/types.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { seedDatabase } from '../../server/seed/index.ts';
+import { BUSINESS_ENTITIES } from '../../server/seed/business.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 
 type Row = Record<string, unknown>;
 
-const BUSINESS = [
-  'order',
-  'orderChildDemand',
-  'dfsOrder',
-  'dfsShipment',
-  'childPartStock',
-  'childPartMovement',
-  'stockAdjustment',
-  'claim',
-  'consultingFeeItem',
-  'settlementLine',
-  'settlement',
-  'hazardReceipt',
-] as const;
+const BUSINESS = BUSINESS_ENTITIES;
 
 const table = (entity: string) => `"${metadata.entities[entity].table}"`;
 const codes = (codeTable: string) => metadata.codeTables[codeTable].values.map((v) => v.code);

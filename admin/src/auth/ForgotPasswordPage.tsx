@@ -5,14 +5,14 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { Alert, Box, Button, CircularProgress, Link, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Link, Stack, TextField, Typography } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import { httpClient } from '../providers/httpClient.ts';
 import { getStoredUserId } from '../providers/storage.ts';
 import { LOGIN_PATH } from '../routing/routeTable.ts';
-import { AuthCard } from './AuthCard.tsx';
+import { AuthCard, BusySubmitButton } from './AuthCard.tsx';
 import { ruleProblem } from './profileRules.ts';
 
 export default function ForgotPasswordPage({ screen }: { screen: CompiledScreen }) {
@@ -101,18 +101,9 @@ export default function ForgotPasswordPage({ screen }: { screen: CompiledScreen 
             variant="outlined"
             slotProps={{ htmlInput: { 'data-testid': 'forgot-email', maxLength: 100 } }}
           />
-          <Button
-            type="submit"
-            variant="contained"
-            size="large"
-            fullWidth
-            disabled={busy}
-            data-testid="forgot-submit"
-            sx={{ mt: 1, mb: 2 }}
-            startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
+          <BusySubmitButton busy={busy} testId="forgot-submit" sx={{ mt: 1, mb: 2 }}>
             {translate('shell.forgot.submit')}
-          </Button>
+          </BusySubmitButton>
           {back}
         </Box>
       )}

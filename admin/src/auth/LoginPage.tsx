@@ -7,7 +7,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link as RouterLink, Navigate, useLocation } from 'react-router-dom';
-import { Box, Button, Card, CardContent, CircularProgress, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import LocalShipping from '@mui/icons-material/LocalShipping';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocaleState, useLogin, useNotify, useTranslate } from 'react-admin';
@@ -21,6 +21,7 @@ import { getStoredUserId, getStoredWarehouse, getToken } from '../providers/stor
 import { FORGOT_PASSWORD_SCREEN, HOME_PATH, LOGIN_SCREEN, safeTarget } from '../routing/routeTable.ts';
 import { useDocumentTitle } from '../routing/useDocumentTitle.ts';
 import { useWarehouses, warehouseLabel } from './warehouses.ts';
+import { AuthFrame, BusySubmitButton } from './AuthCard.tsx';
 
 interface Draft {
   username: string;
@@ -155,172 +156,136 @@ export function LoginPage() {
   };
 
   return (
-    <Box
-      data-testid="login-page"
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        p: 2,
-        background: (t) => `linear-gradient(135deg, #2d3a4b 0%, #2d3a4b 55%, ${t.palette.primary.dark} 100%)`,
-      }}
-    >
-      <Card sx={{ width: '100%', maxWidth: 420, borderRadius: 2 }} elevation={8}>
-        <CardContent sx={{ p: 4 }}>
-          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>
-            <LocalShipping color="primary" sx={{ fontSize: 36 }} />
-            <Typography component="h1" variant="h5" sx={{ fontWeight: 600 }}>
-              {translate(metadata.app.titleKey)}
+    <AuthFrame testId="login-page" maxWidth={420}>
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 0.5 }}>
+        <LocalShipping color="primary" sx={{ fontSize: 36 }} />
+        <Typography component="h1" variant="h5" sx={{ fontWeight: 600 }}>
+          {translate(metadata.app.titleKey)}
+        </Typography>
+      </Stack>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {translate('shell.login.subtitle')}
+      </Typography>
+      <Box component="form" noValidate onSubmit={(e) => void (mfa ? submitCode(e) : submit(e))} data-testid="login-form" data-step={mfa ? 'code' : 'password'}>
+        {mfa ? (
+          <Box data-testid="login-mfa">
+            <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+              {translate('shell.totp.title')}
             </Typography>
-          </Stack>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            {translate('shell.login.subtitle')}
-          </Typography>
-          <Box
-            component="form"
-            noValidate
-            onSubmit={(e) => void (mfa ? submitCode(e) : submit(e))}
-            data-testid="login-form"
-            data-step={mfa ? 'code' : 'password'}
-          >
-            {mfa ? (
-              <Box data-testid="login-mfa">
-                <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-                  {translate('shell.totp.title')}
-                </Typography>
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-                  {translate('shell.login.codeHint')}
-                </Typography>
-                <TextField
-                  label={translate('shell.login.code')}
-                  name="code"
-                  value={code}
-                  onChange={(e) => {
-                    setCode(e.target.value);
-                    setCodeError(undefined);
-                  }}
-                  error={!!codeError}
-                  helperText={codeError ?? ' '}
-                  autoComplete="one-time-code"
-                  autoFocus
-                  fullWidth
-                  variant="outlined"
-                  required
-                  slotProps={{ htmlInput: { 'data-testid': 'login-code', maxLength: 64, spellCheck: false, autoCapitalize: 'off' } }}
-                />
-              </Box>
-            ) : (
-              <>
-                <TextField
-                  label={translate('field.account.userId')}
-                  name="username"
-                  value={values.username}
-                  onChange={(e) => set('username', e.target.value)}
-                  error={!!errors.username}
-                  helperText={errors.username ?? ' '}
-                  autoComplete="username"
-                  autoFocus={!values.username}
-                  variant="outlined"
-                  required
-                  slotProps={{ htmlInput: { 'data-testid': 'login-username', maxLength: 30 } }}
-                />
-                <TextField
-                  label={translate('shell.login.password')}
-                  name="password"
-                  type="password"
-                  value={values.password}
-                  onChange={(e) => set('password', e.target.value)}
-                  error={!!errors.password}
-                  helperText={errors.password ?? ' '}
-                  autoComplete="current-password"
-                  autoFocus={!!values.username}
-                  variant="outlined"
-                  required
-                  slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
-                />
-                <TextField
-                  select
-                  label={translate('shell.login.warehouse')}
-                  name="warehouse"
-                  value={warehouses.some((w) => w.code === values.warehouse) ? values.warehouse : ''}
-                  onChange={(e) => set('warehouse', e.target.value)}
-                  error={!!errors.warehouse}
-                  helperText={errors.warehouse ?? ' '}
-                  variant="outlined"
-                  required
-                  disabled={loadingWarehouses}
-                  slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-warehouse' } as object } }}
-                >
-                  {warehouses.map((w) => (
-                    <MenuItem key={w.code} value={w.code} data-testid={`login-warehouse-${w.code}`}>
-                      {warehouseLabel(w, locale)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              </>
-            )}
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+              {translate('shell.login.codeHint')}
+            </Typography>
+            <TextField
+              label={translate('shell.login.code')}
+              name="code"
+              value={code}
+              onChange={(e) => {
+                setCode(e.target.value);
+                setCodeError(undefined);
+              }}
+              error={!!codeError}
+              helperText={codeError ?? ' '}
+              autoComplete="one-time-code"
+              autoFocus
+              fullWidth
+              variant="outlined"
+              required
+              slotProps={{ htmlInput: { 'data-testid': 'login-code', maxLength: 64, spellCheck: false, autoCapitalize: 'off' } }}
+            />
+          </Box>
+        ) : (
+          <>
+            <TextField
+              label={translate('field.account.userId')}
+              name="username"
+              value={values.username}
+              onChange={(e) => set('username', e.target.value)}
+              error={!!errors.username}
+              helperText={errors.username ?? ' '}
+              autoComplete="username"
+              autoFocus={!values.username}
+              variant="outlined"
+              required
+              slotProps={{ htmlInput: { 'data-testid': 'login-username', maxLength: 30 } }}
+            />
+            <TextField
+              label={translate('shell.login.password')}
+              name="password"
+              type="password"
+              value={values.password}
+              onChange={(e) => set('password', e.target.value)}
+              error={!!errors.password}
+              helperText={errors.password ?? ' '}
+              autoComplete="current-password"
+              autoFocus={!!values.username}
+              variant="outlined"
+              required
+              slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
+            />
             <TextField
               select
-              label={translate('shell.login.language')}
-              name="language"
-              value={locale}
-              onChange={(e) => setLocale(e.target.value)}
+              label={translate('shell.login.warehouse')}
+              name="warehouse"
+              value={warehouses.some((w) => w.code === values.warehouse) ? values.warehouse : ''}
+              onChange={(e) => set('warehouse', e.target.value)}
+              error={!!errors.warehouse}
+              helperText={errors.warehouse ?? ' '}
               variant="outlined"
-              helperText=" "
-              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-language' } as object } }}
+              required
+              disabled={loadingWarehouses}
+              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-warehouse' } as object } }}
             >
-              {SUPPORTED.map((l) => (
-                <MenuItem key={l} value={l} data-testid={`login-language-${l}`}>
-                  {LOCALE_NAMES[l]}
+              {warehouses.map((w) => (
+                <MenuItem key={w.code} value={w.code} data-testid={`login-warehouse-${w.code}`}>
+                  {warehouseLabel(w, locale)}
                 </MenuItem>
               ))}
             </TextField>
-            {mfa ? (
-              <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
-                <Button
-                  type="submit"
-                  variant="contained"
-                  size="large"
-                  fullWidth
-                  disabled={busy}
-                  data-testid="login-code-submit"
-                  startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-                >
-                  {translate('shell.login.verify')}
-                </Button>
-                <Button type="button" variant="outlined" size="large" fullWidth onClick={backToPassword} data-testid="login-code-back">
-                  {translate('shell.login.back')}
-                </Button>
-              </Stack>
-            ) : (
-              <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
-                <Button
-                  type="submit"
-                  variant="contained"
-                  size="large"
-                  fullWidth
-                  disabled={busy}
-                  data-testid="login-submit"
-                  startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-                >
-                  {translate('shell.login.submit')}
-                </Button>
-                <Button type="button" variant="outlined" size="large" fullWidth onClick={reset} data-testid="login-reset">
-                  {translate('shell.login.reset')}
-                </Button>
-              </Stack>
-            )}
-            {!mfa && FORGOT_PASSWORD_SCREEN && (
-              <Box sx={{ mt: 2, textAlign: 'right' }}>
-                <Link component={RouterLink} to={FORGOT_PASSWORD_SCREEN.path} underline="hover" data-testid="login-forgot">
-                  {translate('shell.login.forgotPassword')}
-                </Link>
-              </Box>
-            )}
+          </>
+        )}
+        <TextField
+          select
+          label={translate('shell.login.language')}
+          name="language"
+          value={locale}
+          onChange={(e) => setLocale(e.target.value)}
+          variant="outlined"
+          helperText=" "
+          slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-language' } as object } }}
+        >
+          {SUPPORTED.map((l) => (
+            <MenuItem key={l} value={l} data-testid={`login-language-${l}`}>
+              {LOCALE_NAMES[l]}
+            </MenuItem>
+          ))}
+        </TextField>
+        {mfa ? (
+          <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
+            <BusySubmitButton busy={busy} testId="login-code-submit">
+              {translate('shell.login.verify')}
+            </BusySubmitButton>
+            <Button type="button" variant="outlined" size="large" fullWidth onClick={backToPassword} data-testid="login-code-back">
+              {translate('shell.login.back')}
+            </Button>
+          </Stack>
+        ) : (
+          <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
+            <BusySubmitButton busy={busy} testId="login-submit">
+              {translate('shell.login.submit')}
+            </BusySubmitButton>
+            <Button type="button" variant="outlined" size="large" fullWidth onClick={reset} data-testid="login-reset">
+              {translate('shell.login.reset')}
+            </Button>
+          </Stack>
+        )}
+        {!mfa && FORGOT_PASSWORD_SCREEN && (
+          <Box sx={{ mt: 2, textAlign: 'right' }}>
+            <Link component={RouterLink} to={FORGOT_PASSWORD_SCREEN.path} underline="hover" data-testid="login-forgot">
+              {translate('shell.login.forgotPassword')}
+            </Link>
           </Box>
-        </CardContent>
-      </Card>
-    </Box>
+        )}
+      </Box>
+    </AuthFrame>
   );
 }

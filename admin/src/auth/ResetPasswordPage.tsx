@@ -14,7 +14,7 @@ import { metadata } from '../generated/index.ts';
 import { httpClient, type ServerErrorBody } from '../providers/httpClient.ts';
 import { clearSession, getUser } from '../providers/storage.ts';
 import { LOGIN_PATH, SCREENS } from '../routing/routeTable.ts';
-import { AuthCard } from './AuthCard.tsx';
+import { AuthCard, BusySubmitButton } from './AuthCard.tsx';
 import { ruleProblem, type FieldProblem } from './profileRules.ts';
 
 type Field = 'newPassword' | 'confirmPassword';
@@ -154,18 +154,9 @@ export default function ResetPasswordPage({ screen }: { screen: CompiledScreen }
               slotProps={{ htmlInput: { 'data-testid': `reset-${f}`, maxLength: 200 } }}
             />
           ))}
-          <Button
-            type="submit"
-            variant="contained"
-            size="large"
-            fullWidth
-            disabled={busy}
-            data-testid="reset-submit"
-            sx={{ mt: 1, mb: 2 }}
-            startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-          >
+          <BusySubmitButton busy={busy} testId="reset-submit" sx={{ mt: 1, mb: 2 }}>
             {translate('shell.reset.submit')}
-          </Button>
+          </BusySubmitButton>
           {backToLogin}
         </Box>
       )}
