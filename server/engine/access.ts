@@ -3,7 +3,7 @@
  * for a caller goes through scopeOf(): lists, counts, gets, updates, deletes and actions alike,
  * so a supplier can never reach another supplier's row by any route.
  */
-import type { CompiledEntity, CompiledGrant, CompiledMetadata, CompiledScreen, Operation, Where } from '../../codegen/runtime/model.ts';
+import type { CompiledEntity, CompiledMetadata, Where } from '../../codegen/runtime/model.ts';
 import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
 import type { Principal } from './principal.ts';
 import { forbidden } from './errors.ts';
@@ -13,20 +13,9 @@ export interface SqlPart {
   params: unknown[];
 }
 
-/** What a grant decision needs of the caller (the browser suite asks with a demo account's facts). */
-export type Caller = Pick<Principal, 'role' | 'profile'>;
-
-/** The caller's grant for an operation, or undefined when not allowed at all. */
-export function grantOf(grant: CompiledGrant | undefined, p: Caller): { where: Where | null } | undefined {
-  if (p.role === 'admin') return { where: null };
-  return grant?.[p.profile];
-}
-
-export function operationGrant(e: CompiledEntity, op: Operation, p: Caller): { where: Where | null } | undefined {
-  // export is reading many rows at once: unless declared separately it follows read
-  const g = op === 'export' && !e.access.export ? e.access.read : e.access[op];
-  return grantOf(g, p);
-}
+// the rules that need no database are shared with the admin and the browser suite
+import { operationGrant } from '../../codegen/runtime/access-rules.ts';
+export { grantOf, operationGrant, screenRefusal, type Caller } from '../../codegen/runtime/access-rules.ts';
 
 /** A value as the database stores it (booleans are 0/1 in SQLite). */
 export const toStored = (d: Dialect, e: CompiledEntity, field: string, v: unknown): unknown =>
@@ -41,25 +30,6 @@ function whereSql(d: Dialect, e: CompiledEntity, where: Where, alias: string): S
     params.push(...values.map((v) => toStored(d, e, field, v)));
   }
   return { sql: parts.join(' AND '), params };
-}
-
-/**
- * Why the caller may not open a screen, or null when it may: its roles ([] = any logged-in user;
- * role admin passes), the claim warehouse (as the entities' own check, for every role), then
- * reading the screen's entity (a screen over records the caller may not read is not offered: the
- * interface log is internal staff's although its role is 'user'). The admin's menu applies the
- * same rule (admin/src/providers/permissions.ts screenAllowed); the browser suite plans by it.
- */
-export function screenRefusal(
-  screen: CompiledScreen,
-  p: Pick<Principal, 'role' | 'profile' | 'isClaimWarehouse'>,
-  entity?: CompiledEntity,
-): 'error.forbidden' | 'error.notClaimWarehouse' | null {
-  if (screen.public) return null;
-  if (p.role !== 'admin' && screen.roles.length && !screen.roles.includes(p.role)) return 'error.forbidden';
-  if ((screen.claimWarehouseOnly || entity?.claimWarehouseOnly) && !p.isClaimWarehouse) return 'error.notClaimWarehouse';
-  if (entity && !entity.public && !operationGrant(entity, 'read', p)) return 'error.forbidden';
-  return null;
 }
 
 /** Refuses entities limited to claim warehouses when the caller's warehouse is not one. */

@@ -1,8 +1,8 @@
 /**
  * Access decisions from the compiled metadata, answered synchronously from the identity stored at
- * login (the same matrix the server enforces: server/engine/access.ts). react-admin's
- * authProvider.canAccess and the screens' button rendering both ask canAccessSync, so a button is
- * shown exactly when the server would accept the call.
+ * login: the same matrix the server enforces, and the grant and screen rules themselves shared with
+ * it (codegen/runtime/access-rules.ts). react-admin's authProvider.canAccess and the screens' button
+ * rendering both ask canAccessSync, so a button is shown exactly when the server would accept the call.
  *
  *   screens:  a public screen is open; roles [] means any logged-in user; role 'admin' sees all;
  *             claim screens also need a claim warehouse (spec 2); a screen over a resource needs
@@ -11,6 +11,7 @@
  *             actions grant through their own `allow`; buttons map to an operation in metadata.
  */
 import type { CompiledAction, CompiledEntity, CompiledGrant, CompiledScreen, Operation, Where } from '../../../codegen/runtime/model.ts';
+import { grantOf, operationGrant, screenRefusal, type ScreenCaller } from '../../../codegen/runtime/access-rules.ts';
 import { metadata } from '../generated/index.ts';
 import { getToken, getUser, type PortalUser } from './storage.ts';
 
@@ -41,10 +42,10 @@ export const entityOf = (resource: string | undefined): CompiledEntity | undefin
   return name ? metadata.entities[name] : undefined;
 };
 
-function grantFor(grant: CompiledGrant | undefined, user: PortalUser): { where: Where | null } | undefined {
-  if (user.roleId === 'admin') return { where: null };
-  return grant?.[user.profile];
-}
+/** The user as the shared access rules (codegen/runtime/access-rules.ts) see a caller. */
+const callerOf = (user: PortalUser): ScreenCaller => ({ role: user.roleId, profile: user.profile, isClaimWarehouse: user.isClaimWarehouse });
+
+const grantFor = (grant: CompiledGrant | undefined, user: PortalUser) => grantOf(grant, callerOf(user));
 
 /** A row condition holds when every listed field has one of its allowed stored values. */
 function matches(where: Where | null, record: Record<string, unknown> | null | undefined): boolean {
@@ -60,7 +61,7 @@ function inStates(states: Record<string, string[]> | undefined, record: Record<s
 
 function operationAllowed(e: CompiledEntity, op: Operation, user: PortalUser, record?: Record<string, unknown> | null): boolean {
   if (op === 'read' && e.public) return true;
-  const g = grantFor(op === 'export' && !e.access.export ? e.access.read : e.access[op], user);
+  const g = operationGrant(e, op, callerOf(user));
   if (!g || !matches(g.where, record)) return false;
   if (op === 'update' && !inStates(e.editableWhen, record)) return false;
   if (op === 'delete' && !inStates(e.deletableWhen, record)) return false;
@@ -117,21 +118,13 @@ export function canAccessSync(params: AccessParams): boolean {
 }
 
 /**
- * May this user open this screen? Its roles, the claim warehouse, and the screen's resource: a
- * screen of data the user's profile may not read (account administration for internal staff
- * only, business screens for dealers) is neither in the menu nor opened (the server would answer 403).
+ * May this user open this screen? The rule the server enforces (screenRefusal): its roles, the claim
+ * warehouse, and reading the screen's resource (a screen the server would answer 403 on is neither in
+ * the menu nor opened).
  */
 export function screenAllowed(screen: CompiledScreen, user: PortalUser | null): boolean {
   if (screen.public) return true;
-  if (!user) return false;
-  if (user.roleId !== 'admin' && screen.roles.length && !screen.roles.includes(user.roleId)) return false;
-  if (screen.claimWarehouseOnly && !user.isClaimWarehouse) return false;
-  // a screen over records the user may not read is not offered (the server would answer 403):
-  // the interface log and account administration are internal staff's although their role is
-  // 'user'; business screens are not a dealer's
-  const e = entityOf(screen.resource);
-  if (e && !e.public && !grantFor(e.access.read, user)) return false;
-  return true;
+  return !!user && !screenRefusal(screen, callerOf(user), entityOf(screen.resource));
 }
 
 export const canAccessScreen = (screen: CompiledScreen): boolean => screenAllowed(screen, getToken() ? getUser() : null);

@@ -7,7 +7,7 @@
  */
 import type { CompiledAction, CompiledEntity, CompiledMetadata, CompiledScreen, Locale, Profile, Role, Where } from '../../../codegen/runtime/model.ts';
 import { LOCALES } from '../../../codegen/runtime/model.ts';
-import { grantOf, operationGrant, screenRefusal, type Caller } from '../../../server/engine/access.ts';
+import { grantOf, operationGrant, screenRefusal, type Caller } from '../../../codegen/runtime/access-rules.ts';
 import { DEMO_ACCOUNTS, DEMO_WAREHOUSES } from '../../../server/seed/base.ts';
 import { metadata } from '../../../server/generated/index.ts';
 
