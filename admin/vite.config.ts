@@ -4,17 +4,46 @@
  * dev server on PORT (default 3000).
  *
  * In dev, a metadata edit makes codegen rewrite src/generated/: instead of hot-updating those
- * modules, the page reloads once, when the API serves the same metadata (GET /api/meta answers its
- * hash), so the page never shows screens the server does not know yet.
+ * modules, the page waits until the API serves the same metadata (GET /api/meta answers its hash),
+ * so it never shows screens the server does not know yet. Then an edit that changed only texts
+ * (labels, messages: the message bundles differ, nothing else but the hash) sends the new bundles to
+ * the page, which swaps them in place (admin/src/providers/i18nProvider.ts); any other edit reloads
+ * the page once.
  */
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const api = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 const vitePort = Number(process.env.VITE_PORT ?? 5173);
-const generatedMetadata = fileURLToPath(new URL('./src/generated/metadata.json', import.meta.url));
+const generatedDir = fileURLToPath(new URL('./src/generated/', import.meta.url));
+const MESSAGES = /^messages\.(.+)\.json$/;
+
+/**
+ * What src/generated/ holds now: the metadata hash, the message bundles, and everything else as one
+ * string (the hash left out), or null while codegen is still writing (a file that does not parse).
+ */
+function generatedNow(): { hash: string; bundles: Record<string, unknown>; structure: string } | null {
+  try {
+    const bundles: Record<string, unknown> = {};
+    const rest: string[] = [];
+    let hash = '';
+    for (const name of readdirSync(generatedDir).sort()) {
+      const text = readFileSync(generatedDir + name, 'utf8');
+      const locale = MESSAGES.exec(name)?.[1];
+      if (locale) bundles[locale] = JSON.parse(text);
+      else if (name === 'metadata.json') {
+        const { hash: h, ...model } = JSON.parse(text) as { hash: string };
+        hash = h;
+        rest.push(name, JSON.stringify(model));
+      } else rest.push(name, text);
+    }
+    return { hash, bundles, structure: rest.join('\0') };
+  } catch {
+    return null;
+  }
+}
 
 /** The metadata hash the API serves now, or null while it cannot be reached. */
 async function serverHash(): Promise<string | null> {
@@ -26,9 +55,13 @@ async function serverHash(): Promise<string | null> {
   }
 }
 
-/** Holds the page's reload after a metadata change until the API has reloaded the same metadata. */
+/**
+ * Holds the page's update after a metadata change until the API has reloaded the same metadata;
+ * then swaps the texts in place when only they changed, else reloads the page.
+ */
 function reloadWithServer(): Plugin {
   let waiting: Promise<void> | null = null;
+  let last = generatedNow();
   return {
     name: 'portal-reload-with-server',
     apply: 'serve',
@@ -37,18 +70,18 @@ function reloadWithServer(): Plugin {
       waiting ??= (async () => {
         // the files arrive in a burst; the hash is in metadata.json
         await new Promise((r) => setTimeout(r, 50));
-        let want = '';
-        try {
-          want = (JSON.parse(readFileSync(generatedMetadata, 'utf8')) as { hash: string }).hash;
-        } catch {
-          /* being written: reload anyway below */
-        }
+        const want = generatedNow()?.hash ?? ''; // being written: reload anyway below
         const until = Date.now() + 20_000;
         while (want && Date.now() < until && (await serverHash()) !== want) await new Promise((r) => setTimeout(r, 100));
-        if (want && (await serverHash()) !== want)
-          server.config.logger.warn(`the API does not serve metadata ${want} yet (see the server's log): reloading the page anyway`);
+        const caughtUp = !!want && (await serverHash()) === want;
+        if (want && !caughtUp) server.config.logger.warn(`the API does not serve metadata ${want} yet (see the server's log): reloading the page anyway`);
+        // read again now that codegen has finished (the API reloads after it has written everything)
+        const now = generatedNow();
+        const textsOnly = caughtUp && !!now && !!last && now.structure === last.structure;
+        last = now;
         waiting = null;
-        server.ws.send({ type: 'full-reload' });
+        if (textsOnly) server.ws.send({ type: 'custom', event: 'portal:messages', data: { hash: now!.hash, bundles: now!.bundles } });
+        else server.ws.send({ type: 'full-reload' });
       })();
       return [];
     },

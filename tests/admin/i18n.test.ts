@@ -1,8 +1,17 @@
 /** Language choice: stored preference, else the browser, else zh-CN; the preference survives logout. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { memoryStore } from 'react-admin';
+import { memoryStore, type I18nProvider } from 'react-admin';
+import { loadMessages } from '../../admin/src/generated/index.ts';
 import { authProvider } from '../../admin/src/providers/authProvider.ts';
-import { createI18nProvider, matchLocale, preloadMessages, resolveLocale } from '../../admin/src/providers/i18nProvider.ts';
+import {
+  createI18nProvider,
+  matchLocale,
+  onMessagesSwapped,
+  preloadMessages,
+  resolveLocale,
+  swapMessages,
+  translate,
+} from '../../admin/src/providers/i18nProvider.ts';
 import { getStoredLocale, KEYS, setToken } from '../../admin/src/providers/storage.ts';
 import { portalStore } from '../../admin/src/providers/store.ts';
 import { mockFetch, resetBrowserState } from './helpers.ts';
@@ -79,5 +88,32 @@ describe('persistence', () => {
     expect(p.translate('route.orderShip')).toBe('Order ship');
     expect(document.documentElement.lang).toBe('en-US');
     expect(p.getLocales!().map((l) => l.locale)).toEqual(['zh-CN', 'en-US']);
+  });
+
+  it('swaps the message bundles in place (npm run dev, a label-only edit): a new provider with the new texts, in the current language', async () => {
+    await preloadMessages('zh-CN');
+    const p = createI18nProvider('zh-CN');
+    const received: I18nProvider[] = [];
+    const stop = onMessagesSwapped((next) => received.push(next));
+    const zh = { ...(await loadMessages['zh-CN']()), 'route.orderShip': '订单发货（新）' };
+    const en = { ...(await loadMessages['en-US']()), 'route.orderShip': 'Ship orders' };
+    try {
+      await swapMessages({ 'zh-CN': zh, 'en-US': en, 'fr-FR': { 'route.orderShip': 'Expédier' } });
+      expect(received).toHaveLength(1);
+      // a new object, so that react-admin's translate consumers re-render; the same language
+      expect(received[0]).not.toBe(p);
+      expect(received[0].getLocale()).toBe('zh-CN');
+      expect(received[0].translate('route.orderShip')).toBe('订单发货（新）');
+      expect(translate('route.orderShip')).toBe('订单发货（新）');
+      // react-admin's and the shell's own texts stay
+      expect(received[0].translate('ra.action.save')).toBe('保存');
+      expect(received[0].translate('shell.tags.closeAll')).toBe('关闭所有');
+      await received[0].changeLocale('en-US');
+      expect(received[0].translate('route.orderShip')).toBe('Ship orders');
+    } finally {
+      stop();
+      // back to the generated texts for the other tests
+      await swapMessages({ 'zh-CN': await loadMessages['zh-CN'](), 'en-US': await loadMessages['en-US']() });
+    }
   });
 });

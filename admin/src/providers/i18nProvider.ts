@@ -8,6 +8,7 @@
  * does not touch), else the browser, else metadata's default. react-admin keeps the current locale
  * in its Store under 'locale'; portalStore (store.ts) maps that key onto our preference.
  */
+/// <reference types="vite/client" />
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import type { I18nProvider, TranslationMessages } from 'react-admin';
@@ -86,6 +87,34 @@ export function createI18nProvider(locale: Locale): I18nProvider {
   provider = wrapped;
   return wrapped;
 }
+
+type ProviderListener = (p: I18nProvider) => void;
+const swapListeners = new Set<ProviderListener>();
+
+/** App renders with the provider given after a swap (a new object, so that react-admin's translate re-renders its texts). */
+export function onMessagesSwapped(listener: ProviderListener): () => void {
+  swapListeners.add(listener);
+  return () => void swapListeners.delete(listener);
+}
+
+/**
+ * Replaces the metadata message bundles in place and re-renders the texts, without reloading the
+ * page: `npm run dev` sends the new bundles when a metadata edit changed only texts (admin/vite.config.ts).
+ */
+export async function swapMessages(bundles: Record<string, unknown>): Promise<void> {
+  for (const l of SUPPORTED) {
+    const m = bundles[l];
+    if (!m || typeof m !== 'object') continue;
+    const { $comment: _ignored, ...rest } = m as Record<string, string>;
+    appBundles[l] = rest;
+  }
+  if (!provider) return;
+  await provider.changeLocale(provider.getLocale());
+  provider = { ...provider };
+  for (const listener of swapListeners) listener(provider);
+}
+
+if (import.meta.hot) import.meta.hot.on('portal:messages', (data: { bundles: Record<string, unknown> }) => void swapMessages(data.bundles));
 
 /** Preloads the resolved language and builds the provider (main.tsx awaits this before rendering). */
 export async function initI18n(): Promise<I18nProvider> {
