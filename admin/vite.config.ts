@@ -33,7 +33,7 @@ function generatedNow(): { hash: string; bundles: Record<string, unknown>; struc
       const text = readFileSync(generatedDir + name, 'utf8');
       const locale = MESSAGES.exec(name)?.[1];
       if (locale) bundles[locale] = JSON.parse(text);
-      else if (name === 'metadata.json') {
+      else if (name === 'metadata.json' || name === 'metadata.public.json') {
         const { hash: h, ...model } = JSON.parse(text) as { hash: string };
         hash = h;
         rest.push(name, JSON.stringify(model));

@@ -7,6 +7,7 @@ import { compile as jsonSchemaToTs } from 'json-schema-to-typescript';
 import { allSchemas, type JsonSchema } from './runtime/field-schema.ts';
 import { postgres, schemaSql, sqlite, tableDefs, type TableDef } from './runtime/dialect.ts';
 import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
+import { publicMetadata } from './runtime/public-metadata.ts';
 
 export const SERVER_OUT = 'server/generated';
 export const ADMIN_OUT = 'admin/src/generated';
@@ -198,19 +199,30 @@ export function replaceGenerated(next: GeneratedBundle): void {
 `,
   );
 
-  // admin
+  // admin: the bundle imports only the public part; metadata.json and schemas.json (what a logged-in
+  // client receives, before the server keeps only the caller's profile) are for the admin's tests and
+  // the dev loop's change detection, never imported by the app
   files.set(`${ADMIN_OUT}/metadata.json`, json(pub));
+  files.set(`${ADMIN_OUT}/metadata.public.json`, json(publicMetadata(meta)));
   files.set(`${ADMIN_OUT}/schemas.json`, json(schemas));
   for (const [loc, msgs] of Object.entries(catalogues)) files.set(`${ADMIN_OUT}/messages.${loc}.json`, json(msgs));
   files.set(
     `${ADMIN_OUT}/index.ts`,
     `${tsBanner}import type { CompiledMetadata } from '../../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../../codegen/runtime/field-schema.ts';
-import metadataJson from './metadata.json';
-import schemasJson from './schemas.json';
+import publicJson from './metadata.public.json';
 
-export const metadata = metadataJson as unknown as CompiledMetadata;
-export const schemas = schemasJson as unknown as Record<string, EntitySchemas>;
+/**
+ * Before login only the public part (codegen/runtime/public-metadata.ts): the bundle reveals no table,
+ * permission or policy. A logged-in page installs its session's metadata from GET /api/meta before the
+ * app's modules load (admin/src/providers/sessionMetadata.ts). 'let': importers see the installed one.
+ */
+export let metadata = publicJson as unknown as CompiledMetadata;
+export let schemas: Record<string, EntitySchemas> = {};
+export function installMetadata(next: CompiledMetadata, nextSchemas: Record<string, EntitySchemas>): void {
+  metadata = next;
+  schemas = nextSchemas;
+}
 /** message bundles load on demand, one per language */
 export const loadMessages = {
   'zh-CN': () => import('./messages.zh-CN.json').then((m) => m.default as unknown as Record<string, string>),

@@ -1,14 +1,34 @@
 /**
  * Entry point: the first language's messages are loaded before the first render (react-admin's
- * polyglot provider needs them synchronously), then the app mounts.
+ * polyglot provider needs them synchronously), a page with a session installs its metadata
+ * (providers/sessionMetadata.ts), and only then are the app's modules loaded, since they read the
+ * metadata as they load.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
-import { initI18n } from './providers/i18nProvider.ts';
+import { initI18n, translate } from './providers/i18nProvider.ts';
+import { loadSessionMetadata } from './providers/sessionMetadata.ts';
 
-void initI18n().then((i18nProvider) => {
-  createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root')!;
+const i18nReady = initI18n();
+// a server that is restarting is waited for: say so in the page's language
+const showWaiting = (waiting: boolean) =>
+  void i18nReady.then(() => {
+    root.textContent = '';
+    if (!waiting) return;
+    // the layout's banner (layout/ConnectionBanner.tsx) is not loaded yet: the same words, plainly
+    const banner = document.createElement('p');
+    banner.setAttribute('role', 'status');
+    banner.dataset.testid = 'reconnecting';
+    banner.style.cssText = 'margin:16px;font:14px sans-serif;color:#8a5300';
+    banner.textContent = translate('message.reconnecting');
+    root.append(banner);
+  });
+
+void Promise.all([i18nReady, loadSessionMetadata(showWaiting)]).then(async ([i18nProvider]) => {
+  const { App } = await import('./App.tsx');
+  root.textContent = '';
+  createRoot(root).render(
     <StrictMode>
       <App i18nProvider={i18nProvider} />
     </StrictMode>,

@@ -81,6 +81,11 @@ declare module 'fastify' {
     mfaRequired: (profile: Profile) => boolean;
     /** preHandler that sets req.principal when a valid token is present, and never refuses */
     optionalAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /**
+     * optionalAuth that also accepts a session which must change its password (602) or enrol a
+     * second factor first: GET /api/meta, since the page that asks for it needs the session's screens
+     */
+    optionalSession: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
     tokens: TokenService;
   }
 }
@@ -271,15 +276,17 @@ export default fp(
       if (mfaPending && !o.allowMustChange && !o.allowMfaEnrolment) throw forbidden('error.mfaEnrolmentRequired');
       req.principal = p;
     });
-    app.decorate('optionalAuth', async (req: FastifyRequest, reply: FastifyReply) => {
+    const optional = (acceptPending: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
       if (!req.headers.authorization) return;
       try {
         const { principal: p, mfaPending } = await identify(req, reply);
-        if (p.accountStatus !== '602' && !mfaPending) req.principal = p;
+        if (acceptPending || (p.accountStatus !== '602' && !mfaPending)) req.principal = p;
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
       }
-    });
+    };
+    app.decorate('optionalAuth', optional(false));
+    app.decorate('optionalSession', optional(true));
   },
   { name: 'auth' },
 );

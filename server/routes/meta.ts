@@ -1,35 +1,34 @@
 /**
- * GET /api/meta: the compiled metadata a client needs. Anonymous callers get only what the login
- * screen needs (title, languages, the page-size and message constants), never the tables, the
- * permission matrix, the password policy, lockout threshold or token lifetimes. After login the
- * caller gets the screens, entities (without private fields), code tables, rules and buttons, and
- * of the permission matrix only its own profile's part. The ETag is the metadata hash and profile.
+ * GET /api/meta: the compiled metadata a client needs. Anonymous callers get only what the public
+ * pages need (codegen/runtime/public-metadata.ts, the same part the admin's bundle carries), never
+ * the tables, the permission matrix, the lockout threshold, token lifetimes or business constants.
+ * After login the caller gets the screens, entities (without private fields), code tables, rules,
+ * buttons and the entities' JSON Schemas (the admin validates its forms with them), and of the
+ * permission matrix only its own profile's part. So does a session that must change its password or
+ * enrol a second factor first: the page that asks for it is drawn in the session's layout.
+ * The ETag is the metadata hash and profile.
  */
 import type { FastifyInstance } from 'fastify';
 import type { CompiledEntity, CompiledGrant, Profile } from '../../codegen/runtime/model.ts';
-import { metadata } from '../generated/index.ts';
+import { publicMetadata } from '../../codegen/runtime/public-metadata.ts';
+import { metadata, schemas } from '../generated/index.ts';
 
-/** What the login screen may know before anybody has logged in. */
-export function anonymousMetadata() {
-  const { titleKey, locales, defaultLocale, requestTimeoutMs, messageDurationMs, themeColor, settingsDefaults, dateFormat, dateTimeFormat } = metadata.app;
-  return {
-    hash: metadata.hash,
-    app: { titleKey, locales, defaultLocale, requestTimeoutMs, messageDurationMs, themeColor, settingsDefaults, dateFormat, dateTimeFormat },
-  };
-}
+/** What the public pages may know before anybody has logged in. */
+export const anonymousMetadata = () => publicMetadata(metadata);
 
 const onlyProfile = (g: CompiledGrant | undefined, p: Profile): CompiledGrant => (g && g[p] ? { [p]: g[p] } : {});
 
 function entityFor(e: CompiledEntity, p: Profile) {
   const fields = Object.fromEntries(Object.entries(e.fields).filter(([, f]) => !f.private));
   const access = Object.fromEntries(Object.entries(e.access).map(([op, g]) => [op, onlyProfile(g, p)]));
-  const actions = Object.fromEntries(
-    Object.entries(e.actions)
-      .filter(([, a]) => !a.internal)
-      .map(([n, a]) => [n, { ...a, allow: onlyProfile(a.allow, p) }]),
-  );
+  // internal actions too: nobody calls them, but the admin reads their states (an upload's onUpload action
+  // tells which parent states take files: screens/access.ts parentTakesFiles)
+  const actions = Object.fromEntries(Object.entries(e.actions).map(([n, a]) => [n, { ...a, allow: onlyProfile(a.allow, p) }]));
   return { ...e, fields, fieldOrder: e.fieldOrder.filter((f) => fields[f]), access, actions };
 }
+
+/** The entities' JSON Schemas, without the generated file's banner. */
+const entitySchemas = () => Object.fromEntries(Object.entries(schemas).filter(([k]) => k !== '$comment'));
 
 /** The metadata as one profile sees it: its own part of the permission matrix only. */
 export function metadataFor(profile: Profile) {
@@ -44,6 +43,7 @@ export function metadataFor(profile: Profile) {
     entities,
     resources: metadata.resources,
     screens: metadata.screens,
+    schemas: entitySchemas(),
   };
 }
 
@@ -55,7 +55,7 @@ export default async function metaRoutes(app: FastifyInstance) {
     if (!b) bodies.set(key, (b = JSON.stringify(profile ? metadataFor(profile) : anonymousMetadata())));
     return b;
   };
-  app.get('/api/meta', { preHandler: app.optionalAuth }, async (req, reply) => {
+  app.get('/api/meta', { preHandler: app.optionalSession }, async (req, reply) => {
     const profile = req.principal?.profile ?? null;
     const etag = `"${metadata.hash}-${profile ?? 'anonymous'}"`;
     // the answer depends on who asks: never cached across callers

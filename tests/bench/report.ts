@@ -110,12 +110,12 @@ export function evaluateTargets(r: BenchResults): Target[] {
   });
   t.push({
     id: 'bundle.initial',
-    what: 'initial JavaScript (gzip), screens on demand',
+    what: 'initial JavaScript (gzip) of a signed-in page, screens on demand',
     target: '<= 400 KB',
     measured: ok('bundle')
-      ? `${kb(s.bundle.initialGzipBytes)} in ${s.bundle.initialChunks.length} chunk(s); ${s.bundle.onDemandChunks} on demand`
+      ? `${kb(s.bundle.signedInGzipBytes)} in ${s.bundle.signedInChunks.length} chunk(s) signed in (sign-in page ${kb(s.bundle.initialGzipBytes)} in ${s.bundle.initialChunks.length}); ${s.bundle.onDemandChunks} on demand`
       : (s.bundle?.note ?? s.bundle?.status ?? 'not run'),
-    met: ok('bundle') ? s.bundle.initialGzipBytes <= 400_000 && s.bundle.onDemandChunks > 0 : null,
+    met: ok('bundle') ? s.bundle.signedInGzipBytes <= 400_000 && s.bundle.onDemandChunks > 0 : null,
   });
   t.push({
     id: 'codegen.full',

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { SchemaValidator, setToday } from '../../codegen/runtime/validation.ts';
 import { validateLite, setLiteToday } from '../../codegen/runtime/validate-lite.ts';
 import type { JsonSchema } from '../../codegen/runtime/field-schema.ts';
-import { metadata, schemas } from '../../admin/src/generated/index.ts';
+// the same schemas the browser receives from GET /api/meta
+import { metadata, schemas } from '../../server/generated/index.ts';
 
 const TODAY = '2026-06-15';
 const server = new SchemaValidator(metadata);

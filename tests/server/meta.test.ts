@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { metadata } from '../../server/generated/index.ts';
+import { metadata, schemas } from '../../server/generated/index.ts';
+import { publicMetadata } from '../../codegen/runtime/public-metadata.ts';
 import { bearer, build, login, type TestApp } from './helpers.ts';
 import { seedDatabase } from '../../server/seed/index.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
@@ -27,16 +28,31 @@ describe('GET /api/meta', () => {
     staff = await login(t.app, 'staff01');
   });
 
-  it('tells an anonymous caller only what the login screen needs: no tables, matrix, password policy, lockout or token lifetimes', async () => {
+  it('tells an anonymous caller only what the public pages need: no tables, matrix, lockout, token lifetimes or constants', async () => {
     const r = await meta();
     expect(r.statusCode).toBe(200);
     const m = r.json();
+    // the same part the admin's bundle carries (admin/src/generated/metadata.public.json)
+    expect(m).toEqual(JSON.parse(JSON.stringify(publicMetadata(metadata))));
     expect(m.hash).toBe(metadata.hash);
     expect(m.app.defaultLocale).toBe('zh-CN');
-    expect(Object.keys(m).sort()).toEqual(['app', 'hash']);
-    for (const secret of ['password', 'lockout', 'token', 'upload', 'constants']) expect(m.app[secret], secret).toBeUndefined();
-    expect(r.body.length).toBeLessThan(2000);
-    expect(r.body).not.toMatch(/password_hash|passwordHash|maxFailures|expiresInSeconds|supplierScoped/);
+    for (const secret of ['lockout', 'token', 'upload', 'constants', 'mfa']) expect(m.app[secret], secret).toBeUndefined();
+    // the sign-in pages state these to the user; the expiry policy stays private
+    expect(Object.keys(m.app.password).sort()).toEqual(['historyCount', 'loginMinLength', 'resetLinkMinutes']);
+    expect(m.access).toEqual({ profiles: {}, buttons: {} });
+    expect(m.entities).toEqual({});
+    expect(m.resources).toEqual({});
+    expect(Object.keys(m.rules).sort()).toEqual(['email', 'password']);
+    expect(Object.keys(m.codeTables)).toEqual(['accountStatus']);
+    expect(new Set(m.screens.map((s: { kind: string }) => s.kind))).toEqual(new Set(['login', 'auth', 'error', 'redirect']));
+    expect(r.body.length).toBeLessThan(8000);
+    expect(r.body).not.toMatch(/password_hash|passwordHash|maxFailures|expiresInSeconds|expiryDays|supplierScoped|fieldOrder|requiredFor/);
+  });
+
+  it('gives a logged-in caller the JSON Schemas its forms validate with', async () => {
+    const m = (await meta(supplier)).json();
+    expect(Object.keys(m.schemas).sort()).toEqual(Object.keys(metadata.entities).sort());
+    expect(m.schemas.order).toEqual(JSON.parse(JSON.stringify(schemas.order)));
   });
 
   it('after login answers code tables with both labels, screens, entities, rules and buttons', async () => {
@@ -69,6 +85,18 @@ describe('GET /api/meta', () => {
     // the adjustment audit is internal staff's: the supplier does not even learn who may do it
     expect(sup.entities.stockAdjustment.actions.adjust.allow).toEqual({});
     expect(Object.keys(stf.entities.stockAdjustment.actions.adjust.allow)).toEqual(['internal']);
+  });
+
+  it('gives a session that must change its password its own metadata (the forced dialog is drawn in its layout), while business calls stay refused', async () => {
+    const mustChange = await login(t.app, 'newuser', 'PDC01', 'init2026A');
+    const r = await meta(mustChange);
+    expect(r.statusCode).toBe(200);
+    const m = r.json();
+    expect(Object.keys(m.access.profiles)).toHaveLength(1);
+    expect(Object.keys(m.entities).length).toBeGreaterThan(0);
+    const business = await t.app.inject({ method: 'GET', url: '/api/notices', headers: bearer(mustChange) });
+    expect(business.statusCode).toBe(403);
+    expect(business.json().code).toBe('error.passwordMustChange');
   });
 
   it('never carries private fields', async () => {

@@ -10,15 +10,15 @@ import { Link as RouterLink, Navigate, useLocation } from 'react-router-dom';
 import { Box, Button, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import LocalShipping from '@mui/icons-material/LocalShipping';
 import { useQueryClient } from '@tanstack/react-query';
-import { useLocaleState, useLogin, useNotify, useTranslate } from 'react-admin';
+import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import type { Locale } from '../../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import { LOCALE_NAMES } from '../i18n/shell.ts';
 import { SUPPORTED } from '../providers/i18nProvider.ts';
 import { SESSION_QUERY_KEY } from '../providers/hooks.ts';
-import { MfaRequiredError, type LoginError } from '../providers/authProvider.ts';
+import { authProvider, MfaRequiredError, type LoginError, type LoginParams } from '../providers/authProvider.ts';
 import { getStoredUserId, getStoredWarehouse, getToken } from '../providers/storage.ts';
-import { FORGOT_PASSWORD_SCREEN, HOME_PATH, LOGIN_SCREEN, safeTarget } from '../routing/routeTable.ts';
+import { FORGOT_PASSWORD_SCREEN, LOGIN_SCREEN, safeTarget } from '../routing/routeTable.ts';
 import { useDocumentTitle } from '../routing/useDocumentTitle.ts';
 import { useWarehouses, warehouseLabel } from './warehouses.ts';
 import { AuthFrame, BusySubmitButton } from './AuthCard.tsx';
@@ -52,7 +52,6 @@ const BACK_TO_PASSWORD = new Set(['error.mfaExpired', 'error.userLocked', 'error
 export function LoginPage() {
   const translate = useTranslate();
   const notify = useNotify();
-  const login = useLogin();
   const queryClient = useQueryClient();
   const location = useLocation();
   const [locale, setLocale] = useLocaleState();
@@ -79,7 +78,16 @@ export function LoginPage() {
 
   if (alreadyIn) return <Navigate to="/" replace />;
 
-  const target = safeTarget(new URLSearchParams(location.search).get('redirect')) ?? HOME_PATH;
+  // '/' leads home once the session's metadata (and with it the home screen) is known
+  const target = safeTarget(new URLSearchParams(location.search).get('redirect')) ?? '/';
+  /**
+   * The app's modules read the session's metadata as they load (providers/sessionMetadata.ts): a new
+   * session starts as a fresh page at its target, not by navigating inside this public one.
+   */
+  const login = async (params: LoginParams) => {
+    await authProvider.login(params);
+    window.location.assign(target);
+  };
   const set = (k: keyof Draft, v: string) => {
     setValues((s) => ({ ...s, [k]: v }));
     if (errors[k]) setErrors((e) => ({ ...e, [k]: undefined }));
@@ -104,7 +112,7 @@ export function LoginPage() {
     // a failed session check of an earlier token must not stick to the new one
     queryClient.removeQueries({ queryKey: SESSION_QUERY_KEY });
     try {
-      await login({ username: values.username, password: values.password, warehouse: values.warehouse, locale: locale as Locale }, target);
+      await login({ username: values.username, password: values.password, warehouse: values.warehouse, locale: locale as Locale });
       draft = { username: '', password: '', warehouse: '' };
     } catch (err) {
       if (err instanceof MfaRequiredError) {
@@ -139,7 +147,7 @@ export function LoginPage() {
     setBusy(true);
     queryClient.removeQueries({ queryKey: SESSION_QUERY_KEY });
     try {
-      await login({ username: mfa.username, password: '', warehouse: mfa.warehouse, locale: locale as Locale, mfaToken: mfa.mfaToken, code }, target);
+      await login({ username: mfa.username, password: '', warehouse: mfa.warehouse, locale: locale as Locale, mfaToken: mfa.mfaToken, code });
       pendingMfa = null;
       draft = { username: '', password: '', warehouse: '' };
     } catch (err) {
