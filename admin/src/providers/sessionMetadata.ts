@@ -18,6 +18,17 @@ const RETRY_MS = 1000;
 
 export type SessionKind = 'session' | 'public';
 
+/** GET /api/meta's answer to a logged-in caller: the metadata as its profile sees it, with the entities' JSON Schemas. */
+export type SessionMetaAnswer = CompiledMetadata & { schemas?: Record<string, EntitySchemas> };
+
+/** Installs a logged-in caller's answer; false when the answer is not one (the public part has no schemas). */
+export function installSessionAnswer(answer: SessionMetaAnswer): boolean {
+  const { schemas, ...meta } = answer;
+  if (!schemas || !meta.entities) return false;
+  installMetadata(meta, schemas);
+  return true;
+}
+
 /**
  * Installs the session's metadata when the stored token is accepted. 'public' without a token or
  * when the server refuses it: the layout's session guard then says so and sends the user to login.
@@ -36,10 +47,7 @@ export async function loadSessionMetadata(onWaiting: (waiting: boolean) => void 
     if (res && !UNAVAILABLE_STATUSES.has(res.status)) {
       onWaiting(false);
       if (!res.ok) return 'public';
-      const { schemas, ...meta } = (await res.json()) as CompiledMetadata & { schemas?: Record<string, EntitySchemas> };
-      if (!schemas || !meta.entities) return 'public';
-      installMetadata(meta, schemas);
-      return 'session';
+      return installSessionAnswer((await res.json()) as SessionMetaAnswer) ? 'session' : 'public';
     }
     onWaiting(true);
     await new Promise((r) => setTimeout(r, RETRY_MS));

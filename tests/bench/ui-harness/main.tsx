@@ -3,15 +3,12 @@
  * public metadata, so the session's metadata (sup01's GET /api/meta, which the bench puts in
  * /data.json) is installed before the modules that read it as they load (harness.tsx) are imported.
  */
-import type { CompiledMetadata } from '../../../codegen/runtime/model.ts';
-import type { EntitySchemas } from '../../../codegen/runtime/field-schema.ts';
-import { installMetadata } from '../../../admin/src/generated/index.ts';
+import { installSessionAnswer, type SessionMetaAnswer } from '../../../admin/src/providers/sessionMetadata.ts';
 import type { HarnessData } from './harness.tsx';
 
 async function boot(): Promise<void> {
-  const data = (await (await fetch('./data.json')).json()) as HarnessData & { meta: CompiledMetadata & { schemas: Record<string, EntitySchemas> } };
-  const { schemas, ...meta } = data.meta;
-  installMetadata(meta, schemas);
+  const data = (await (await fetch('./data.json')).json()) as HarnessData & { meta: SessionMetaAnswer };
+  if (!installSessionAnswer(data.meta)) throw new Error('data.json: meta is not a logged-in GET /api/meta answer');
   const { start } = await import('./harness.tsx');
   await start(data);
 }
