@@ -1,5 +1,5 @@
 /**
- * The legacy calls of spec point 7, with their own envelopes (DESIGN.md section 4):
+ * The legacy calls of spec point 7, with their own envelopes (docs/design.md section 4):
  *   POST /connect/token                  form-encoded login -> { access_token, token_type, expires_in, account_status };
  *                                        with two-step verification on, the password step answers
  *                                        400 { error: 'mfa_required', mfa_token } and a second call

@@ -1,5 +1,5 @@
 /**
- * The demo accounts and warehouses of DESIGN.md section 5 (a contract: tests and the README rely
+ * The demo accounts and warehouses of docs/design.md section 5 (a contract: tests and the README rely
  * on them) and a few notices. Passwords are hashed with the given cost (production by default).
  */
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';

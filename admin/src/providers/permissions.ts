@@ -82,7 +82,7 @@ function actionAllowed(a: CompiledAction, user: PortalUser, record?: Record<stri
   ) {
     if (!a.supplierFields.some((f) => record[f] !== undefined && record[f] !== null && String(record[f]) === String(user.departmentId ?? ''))) return false;
   }
-  // with a record, the action must also be legal in the record's state (DESIGN 3.10)
+  // with a record, the action must also be legal in the record's state (docs/design.md 3.10)
   if (record && a.statusField && a.from && record[a.statusField] !== undefined && record[a.statusField] !== null) {
     return a.from.includes(String(record[a.statusField]));
   }

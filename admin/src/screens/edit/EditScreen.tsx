@@ -47,7 +47,7 @@ export function EditScreen({ screen }: { screen: CompiledScreen }): ReactElement
   }
 
   const canSave = record ? mayButton(screen, 'save', res, 'edit', record) : mayButton(screen, 'save', res, 'create') || mayButton(screen, 'add', res, 'create');
-  // an action's button exists only while the record's state allows it (DESIGN 3.10)
+  // an action's button exists only while the record's state allows it (docs/design.md 3.10)
   const actionButtons = record
     ? actions
         .filter((a) => mayAction(screen, res, a, record))
