@@ -22,6 +22,8 @@ import { migrate } from '../../server/db/migrate.ts';
 import { seedDatabase, seedNewTables } from '../../server/seed/index.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { testDatabase } from './helpers.ts';
+import { addFixtureEntity } from '../support/project-copy.ts';
+import { compareErrors } from '../../codegen/runtime/compare-rules.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 type Row = Record<string, unknown>;
@@ -40,6 +42,8 @@ async function compileWithFixtures(): Promise<void> {
   }
   const tr = JSON.parse(readFileSync(join(ROOT, 'tests/server/fixtures/quality-audit.i18n.json'), 'utf8')) as Record<string, unknown>;
   for (const [loc, msgs] of Object.entries(tr)) writeFileSync(join(dir, `metadata/i18n/${loc}/quality-audit.json`), JSON.stringify(msgs));
+  // the quality certificate of tests/codegen/fixtures: compare rules and an identifier as its title
+  addFixtureEntity({ writeMetadata: (file, content) => writeFileSync(join(dir, 'metadata', file), JSON.stringify(content)) }, 'supplier-certificate');
   const r = await runCodegen(join(dir, 'metadata'), dir);
   expect(r.errors.map((e) => e.message)).toEqual([]);
   meta = r.model!;
@@ -115,6 +119,19 @@ describe('generic demo data', () => {
       const schema = entitySchemas(meta.entities[name], meta).record;
       for (const row of await records(name)) expect(v.validate(schema, row), `${name} ${JSON.stringify(row)}`).toBeNull();
     }
+  });
+
+  it("meets the entity's compare rules between fields, and an identifier looks like a code, not a person's name", async () => {
+    const certs = await records('supplierCertificate');
+    expect(certs).toHaveLength(24);
+    const between = { ...meta.entities.supplierCertificate, compare: meta.entities.supplierCertificate.compare!.filter((c) => c.other !== '$today') };
+    expect(between.compare).toHaveLength(1);
+    for (const c of certs) {
+      expect(compareErrors(between, c, 'update', ''), JSON.stringify(c)).toBeNull();
+      expect(c.certificateNo).toMatch(/^CN-\d{4}$/);
+    }
+    // the swap is needed: drawn independently, some pairs would have come the wrong way round
+    expect(new Set(certs.map((c) => c.validFrom === c.validTo)).has(false)).toBe(true);
   });
 
   it('follows the state machine: only reachable statuses, each with what the actions on the way set and wrote', async () => {
