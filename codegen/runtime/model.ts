@@ -157,6 +157,12 @@ export interface CompiledCompare {
   messageKey: string;
 }
 
+/**
+ * The demo calendar: day offsets (relative to the demo's today) the demo-data generator can draw
+ * dates from (server/seed/context.ts). A seed hint's date range must lie inside it (codegen checks).
+ */
+export const SEED_DAYS = { min: -800, max: 400 } as const;
+
 /** metadata "seed" of an entity, with code keys turned into stored codes */
 export interface CompiledSeedHint {
   /** rows at scale 1 (multiplied by the seed's scale); 0: the entity gets no demo rows */
@@ -171,6 +177,8 @@ export interface CompiledCodeValue {
   code: string;
   key: string;
   label: Bilingual;
+  /** the label is rightly the same text in both languages (ISO 9001): no Chinese needed (runtime/chinese-text.ts) */
+  languageNeutral?: true;
 }
 export interface CompiledCodeTable {
   name: string;

@@ -307,8 +307,17 @@ class EntityGenerator {
     return value;
   }
 
-  /** A valid value of field `f` for row `i` (unique fields carry the row number). */
+  /** A valid value of field `f` for row `i`; a failure names the entity and the field (a seed hint out of the demo calendar). */
   private value(f: CompiledField, i: number, scope: Scope, attempt: number, required: boolean): unknown {
+    try {
+      return this.draw(f, i, scope, attempt, required);
+    } catch (err) {
+      throw new Error(`seed: entity "${this.e.name}", field "${f.name}": ${(err as Error).message.replace(/^seed: /, '')}`, { cause: err });
+    }
+  }
+
+  /** A valid value of field `f` for row `i` (unique fields carry the row number). */
+  private draw(f: CompiledField, i: number, scope: Scope, attempt: number, required: boolean): unknown {
     const r = this.r;
     const hint = this.e.seed?.values[f.name];
     if (hint) return r.pick(hint);

@@ -5,20 +5,15 @@
  * "valid to >= valid from" and "valid to not in the past" on create, with no hook.
  */
 import { describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useMetadataCopy } from './metadata-copy.ts';
-import { addFixtureEntity } from '../support/project-copy.ts';
 import { compareErrors } from '../../codegen/runtime/compare-rules.ts';
 import type { CompiledEntity } from '../../codegen/runtime/model.ts';
 
 const copy = useMetadataCopy('codegen-compare-');
 const CERT = 'entities/supplier-certificate.json';
-const addCertificate = () =>
-  addFixtureEntity(
-    { writeMetadata: (file, content) => writeFileSync(join(copy.dir, 'metadata', file), JSON.stringify(content, null, 2)) },
-    'supplier-certificate',
-  );
+const addCertificate = () => copy.addFixture('supplier-certificate');
 
 describe('compare rules in metadata', () => {
   it('compile with a message in both languages that names the other field', async () => {
@@ -99,5 +94,29 @@ describe('compareErrors', () => {
     expect(compareErrors(entity, { validFrom: '2026-06-01', validTo: '' }, 'update', TODAY)).toBeNull();
     expect(compareErrors(entity, { validFrom: '2026-06-01', validTo: 'soon' }, 'update', TODAY)).toBeNull();
     expect(compareErrors(entity, { min: '5', max: 4 }, 'update', TODAY)).toBeNull();
+  });
+});
+
+describe('a label rightly the same in both languages (one rule: codegen/runtime/chinese-text.ts)', () => {
+  it('codegen refuses a code label with no Chinese unless the value is marked languageNeutral; the i18n test asks the same rule', async () => {
+    addCertificate();
+    copy.edit(CERT, (j) => delete j.codeTables.certificateType.values[0].languageNeutral);
+    await copy.expectError(CERT, '/codeTables/certificateType/values/0/label/zh-CN', /has no Chinese: translate it, or mark the value "languageNeutral": true/);
+    copy.edit(CERT, (j) => (j.codeTables.certificateType.values[0].languageNeutral = true));
+    expect(await copy.errorsOf()).toEqual([]);
+    copy.edit(CERT, (j) => (j.codeTables.certificateStatus.values[0].label['zh-CN'] = 'Pending'));
+    await copy.expectError(CERT, '/codeTables/certificateStatus/values/0/label/zh-CN', /"Pending" has no Chinese/);
+  });
+  it('a field label copied untranslated into zh-CN is refused at its key', async () => {
+    addCertificate();
+    const zh = join(copy.dir, 'metadata/i18n/zh-CN/supplier-certificate.json');
+    const tr = JSON.parse(readFileSync(zh, 'utf8')) as { field: { supplierCertificate: Record<string, string> } };
+    tr.field.supplierCertificate.issuingBody = 'Issuing body';
+    writeFileSync(zh, JSON.stringify(tr));
+    const errs = await copy.errorsOf();
+    expect(
+      errs.find((m) => m.startsWith('metadata/i18n/zh-CN#/field/supplierCertificate/issuingBody:')),
+      errs.join('\n'),
+    ).toMatch(/"Issuing body" has no Chinese/);
   });
 });
