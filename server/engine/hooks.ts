@@ -17,6 +17,13 @@ type AnyHook = (ctx: any) => unknown;
 /** entity -> hook -> implementation (server/hooks/index.ts, typed there by the generated EntityHooks) */
 export type HookTable = Record<string, Partial<Record<HookName, AnyHook>>>;
 
+/** Where a declared hook is written: its own module named for the entity, registered in server/hooks/index.ts. */
+export function hookHome(entityHook: string): string {
+  const [entity, hook] = entityHook.split('.');
+  const file = `server/hooks/${entity.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.ts`;
+  return `write ${entity}.${hook} in ${file} (export const ${hook}${entity[0].toUpperCase()}${entity.slice(1)}: ${hook[0].toUpperCase()}${hook.slice(1)}Hook<...> = (ctx) => { ... }) and add it to server/hooks/index.ts: ${entity}: { ${hook}: ... }`;
+}
+
 export class HookRunner {
   constructor(
     readonly meta: CompiledMetadata,
@@ -24,7 +31,7 @@ export class HookRunner {
   ) {
     // the compiler already asks for every declared hook; this guards a table built some other way
     const missing = Object.values(meta.entities).flatMap((e) => e.hooks.filter((h) => typeof hooks[e.name]?.[h] !== 'function').map((h) => `${e.name}.${h}`));
-    if (missing.length) throw new Error(`lifecycle hooks missing: ${missing.join(', ')}`);
+    if (missing.length) throw new Error(`lifecycle hooks missing: ${missing.join(', ')}. ${missing.map(hookHome).join('; ')}`);
   }
 
   private hook(e: CompiledEntity, name: HookName): AnyHook | undefined {
