@@ -8,7 +8,7 @@
  * so it never shows screens the server does not know yet. Then an edit that changed only texts
  * (labels, messages: the message bundles differ, nothing else but the hash) sends the new bundles to
  * the page, which swaps them in place (admin/src/providers/i18nProvider.ts); any other edit reloads
- * the page once.
+ * the page once. Type errors in hooks and handlers show in Vite's error overlay (typeErrorsOverlay).
  */
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -88,9 +88,38 @@ function reloadWithServer(): Plugin {
   };
 }
 
+/**
+ * The type errors `npm run dev` finds in hooks and handlers (codegen/dev-typecheck.ts writes its
+ * report file) shown in Vite's error overlay on the page, and taken away once they are fixed.
+ */
+function typeErrorsOverlay(): Plugin {
+  const report = fileURLToPath(new URL('../.tmp/dev/types.json', import.meta.url));
+  return {
+    name: 'portal-type-errors-overlay',
+    apply: 'serve',
+    configureServer(server) {
+      let shown = false;
+      server.watcher.add(report);
+      server.watcher.on('all', (_event, file) => {
+        if (file !== report) return;
+        let errors: string[];
+        try {
+          errors = (JSON.parse(readFileSync(report, 'utf8')) as { errors: string[] }).errors;
+        } catch {
+          return; // being written
+        }
+        if (errors.length)
+          server.ws.send({ type: 'error', err: { message: `Type errors in hooks or handlers:\n\n${errors.join('\n\n')}`, stack: '', plugin: 'tsc' } });
+        else if (shown) server.ws.send({ type: 'full-reload' });
+        shown = errors.length > 0;
+      });
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), reloadWithServer()],
+  plugins: [react(), reloadWithServer(), typeErrorsOverlay()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -6,12 +6,15 @@
  *  - Vite serves the admin with hot reload on VITE_PORT (default 5173), proxying the API to the dev
  *    server on PORT (default 3000); after a metadata edit it reloads the page once the API serves
  *    the same metadata (admin/vite.config.ts).
+ *  - tsc --watch type-checks hooks and handlers on every save (codegen/dev-typecheck.ts), in the
+ *    terminal and the browser's error overlay.
  * Codegen writes once before the others start, so they never read generated files mid-write.
- * Ctrl-C (or SIGTERM) stops all three.
+ * Ctrl-C (or SIGTERM) stops them all.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { watchTypes } from './dev-typecheck.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -68,4 +71,14 @@ if (!stopping) {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
   void run('admin', bin('vite'), ['admin', '--host', '127.0.0.1'], { PORT: port, VITE_PORT: vitePort });
+  // hooks and handlers type-checked on every save (codegen/dev-typecheck.ts): terminal and browser overlay
+  children.push(
+    watchTypes(root, (r) =>
+      console.log(
+        r.errors.length
+          ? `[types] ${r.errors.length} type error(s) in hooks or handlers:\n${r.errors.map((e) => `[types]   ${e}`).join('\n')}`
+          : '[types] hooks and handlers: no type errors',
+      ),
+    ),
+  );
 }

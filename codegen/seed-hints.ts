@@ -9,7 +9,7 @@
  */
 import { createAjv } from './runtime/validation.ts';
 import { fieldSchema, numericRange, ruleFragment, withoutClock, type JsonSchema } from './runtime/field-schema.ts';
-import type { CompiledCodeTable, CompiledField, CompiledMetadata, CompiledRule, CompiledSeedHint } from './runtime/model.ts';
+import { SEED_DAYS, type CompiledCodeTable, type CompiledField, type CompiledMetadata, type CompiledRule, type CompiledSeedHint } from './runtime/model.ts';
 import { ptr } from './load.ts';
 
 type Report = (file: string, pointer: string, detail: string) => void;
@@ -96,6 +96,12 @@ export function compileSeedHint(
       if (f.type === 'integer' && (!Number.isInteger(r.min) || !Number.isInteger(r.max))) err(file, p, `an integer field's range takes whole numbers`);
     } else if (f.type === 'date' || f.type === 'datetime') {
       if (!Number.isInteger(r.min) || !Number.isInteger(r.max)) err(file, p, `a date range is whole days relative to the demo's today`);
+      else if (r.min < SEED_DAYS.min || r.max > SEED_DAYS.max)
+        err(
+          file,
+          p,
+          `day offsets ${r.min} to ${r.max} leave the demo calendar: field "${name}" can draw from ${SEED_DAYS.min} to ${SEED_DAYS.max} days relative to the demo's today`,
+        );
     } else err(file, p, `ranges apply to numbers, dates and datetimes, not to ${f.type} field "${name}"`);
     ranges[name] = { min: r.min, max: r.max };
   }

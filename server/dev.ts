@@ -21,6 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { log, loggerOptions, prepare } from './prepare.ts';
+import { refusalParagraph } from './dev-log.ts';
 import * as generated from './generated/index.ts';
 import { replaceGenerated, type GeneratedBundle } from './generated/index.ts';
 
@@ -103,7 +104,7 @@ async function reload(): Promise<void> {
     log(`metadata ${hash} reloaded in ${Math.round(performance.now() - t0)} ms`);
   } catch (err) {
     replaceGenerated(previous);
-    log(`metadata ${next.metadata.hash} NOT loaded, still serving ${hash}: ${(err as Error).message}`);
+    process.stderr.write(refusalParagraph(`metadata ${next.metadata.hash} NOT loaded, still serving ${hash}:`, (err as Error).message));
   }
 }
 

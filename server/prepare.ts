@@ -29,7 +29,8 @@ export const loggerOptions = (level = process.env.LOG_LEVEL ?? 'info') => ({
 export async function prepare(config: Config): Promise<string> {
   const { migrate } = await import('./db/migrate.ts');
   const { metadata, tables, migrations } = await import('./generated/index.ts');
-  const { isEmpty, seedDatabase, seedNewTables } = await import('./seed/index.ts');
+  const { isEmpty, seedDatabase } = await import('./seed/index.ts');
+  const { seedOwedTables } = await import('./seed/pending.ts');
   const { fileStoreFor } = await import('./plugins/file-store.ts');
   const db = await openDb(config.database);
   try {
@@ -39,9 +40,10 @@ export async function prepare(config: Config): Promise<string> {
       const t0 = performance.now();
       await seedDatabase(db, metadata, { files: fileStoreFor(db, config.filesDir) });
       log(`demo data written to ${describeTarget(config.database)} in ${Math.round(performance.now() - t0)} ms`);
-    } else if (config.seed === 'demo' && report.created.length) {
-      // an entity added to a portal that has demo data gets demo rows of its own (seed/generic.ts)
-      const seeded = await seedNewTables(db, metadata, report.created);
+    } else if (config.seed === 'demo') {
+      // an entity added to a portal that has demo data gets demo rows of its own (seed/generic.ts),
+      // retried on each start until they are written (seed/pending.ts)
+      const seeded = await seedOwedTables(db, metadata, report.created, log);
       if (seeded.length) log(`demo data written for the new ${seeded.join(', ')}`);
     }
     return await resolveSecret(config, db);

@@ -1,6 +1,7 @@
 /** metadata/codes: every code table once, codes and keys unique within it, groups made of its keys. */
 import { ptr } from '../load.ts';
 import type { CompiledCodeTable } from '../runtime/model.ts';
+import { chineseLabelProblem } from '../runtime/chinese-text.ts';
 import type { CompileContext } from './context.ts';
 
 type RawTable = { label: CompiledCodeTable['label']; values: CompiledCodeTable['values']; groups?: Record<string, string[]> };
@@ -26,7 +27,16 @@ export function compileCodeTables(ctx: CompileContext): Record<string, CompiledC
         if (keys.has(val.key)) err(f.file, ptr('codeTables', name, 'values', i, 'key'), `key "${val.key}" appears twice in table "${name}"`);
         codes.add(val.code);
         keys.set(val.key, val.code);
+        const zh = chineseLabelProblem(val.label['zh-CN'], val.languageNeutral);
+        if (zh)
+          err(
+            f.file,
+            ptr('codeTables', name, 'values', i, 'label', 'zh-CN'),
+            `code "${val.key}" of table "${name}": ${zh}, or mark the value "languageNeutral": true when the text is rightly the same in both languages (a standard's name such as "ISO 9001")`,
+          );
       });
+      const tableZh = chineseLabelProblem(t.label['zh-CN']);
+      if (tableZh) err(f.file, ptr('codeTables', name, 'label', 'zh-CN'), `code table "${name}": ${tableZh}`);
       const groups: Record<string, string[]> = {};
       for (const [g, members] of Object.entries(t.groups ?? {})) {
         groups[g] = members.map((k, i) => {
@@ -35,7 +45,12 @@ export function compileCodeTables(ctx: CompileContext): Record<string, CompiledC
           return c ?? k;
         });
       }
-      codeTables[name] = { name, label: t.label, values: t.values.map((x) => ({ code: x.code, key: x.key, label: x.label })), groups };
+      codeTables[name] = {
+        name,
+        label: t.label,
+        values: t.values.map((x) => ({ code: x.code, key: x.key, label: x.label, ...(x.languageNeutral ? { languageNeutral: true as const } : {}) })),
+        groups,
+      };
       codeTableFile[name] = f.file;
     }
   }

@@ -6,7 +6,7 @@
  */
 import { MetadataError, type MetadataSources } from '../load.ts';
 import { LOCALES, type CompiledCodeTable, type Locale } from '../runtime/model.ts';
-import { choicesHint } from './suggest.ts';
+import { choicesHint, closest } from './suggest.ts';
 
 export type Report = (file: string, pointer: string, detail: string) => void;
 /** `of`: what the name belongs to ('of entity "notice"'); `prefix`: what refers to it ('action "ship": ') */
@@ -53,7 +53,10 @@ export class CompileContext implements Reporter {
 
   needKey = (file: string, pointer: string, key: string, what: string): void => {
     const missing = LOCALES.filter((l) => !this.cat.get(l)?.has(key));
-    if (missing.length) this.err(file, pointer, `${what}: label key "${key}" is missing in ${missing.join(' and ')}`);
+    if (!missing.length) return;
+    // a typo of an existing key is the likely cause: name the closest key both languages have
+    const near = missing.length === LOCALES.length ? closest(key, [...(this.cat.get(LOCALES[0])?.keys() ?? [])].filter(this.hasKey)) : undefined;
+    this.err(file, pointer, `${what}: label key "${key}" is missing in ${missing.join(' and ')}${near ? ` (did you mean "${near}"?)` : ''}`);
   };
 
   /** first key of the candidates that exists; the first is reported when none does */

@@ -5,6 +5,7 @@
  * actions compiled (actions.ts). Two passes: names first, so refs can point forward.
  */
 import { compileActionDialogs } from './action-dialogs.ts';
+import { compileCompares } from './compare-rules.ts';
 import { compileFileParentStates } from './file-parent.ts';
 import { compileView } from './view-entities.ts';
 import { ptr, type SourceFile } from '../load.ts';
@@ -76,6 +77,7 @@ export function compileEntities(ctx: CompileContext, rules: Record<string, Compi
     compileActionDialogs(f.file, e, entities[name], err);
     compileFileParentStates(f.file, e, entities[name], entities, err, ctx.codeOf);
     compileView(f.file, e as Parameters<typeof compileView>[1], entities[name], entities, err);
+    compileCompares(ctx, f.file, e, entities[name]);
   }
   return { entities, resources, files: new Map([...rawEntities].map(([n, { f }]) => [n, f.file])) };
 }

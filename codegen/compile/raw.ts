@@ -3,7 +3,7 @@
  * stored codes; optional parts not yet defaulted. The compile steps turn them into the model of
  * codegen/runtime/model.ts.
  */
-import type { CompiledColumn, CompiledField, CompiledScreen, FieldType, HookName, FilterOp, Operation, Profile, Role } from '../runtime/model.ts';
+import type { CompareOp, CompiledColumn, CompiledField, CompiledScreen, FieldType, HookName, FilterOp, Operation, Profile, Role } from '../runtime/model.ts';
 import type { RawSeedHint } from '../seed-hints.ts';
 
 export interface RawField {
@@ -78,6 +78,7 @@ export interface RawEntity {
   access: Partial<Record<Operation, RawGrant>>;
   editableWhen?: Record<string, string[]>;
   deletableWhen?: Record<string, string[]>;
+  compare?: { field: string; op: CompareOp; other: string; on?: ('create' | 'update')[]; messageKey?: string }[];
   actions?: Record<string, RawAction>;
   hooks?: HookName[];
   screens?: RawScreen[];

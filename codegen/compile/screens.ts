@@ -98,7 +98,13 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
     });
     const btns = allButtons(ent);
     (s.buttons ?? []).forEach((b, i) => {
-      if (!btns.has(b)) r.unknown(file, `/buttons/${i}`, 'button', b, btns);
+      // a button is an action of the screen's entity (its name, or its "button") or one of access.json
+      if (!btns.has(b))
+        r.unknown(file, `/buttons/${i}`, 'button', b, btns, {
+          of: ent
+            ? `(entity "${ent.name}" has no action with that button, and metadata/access.json declares no such button)`
+            : '(metadata/access.json declares no such button)',
+        });
     });
     (s.form ?? []).forEach((fn, i) => {
       const fd = ent?.fields[fn];

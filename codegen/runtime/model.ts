@@ -136,9 +136,32 @@ export interface CompiledEntity {
   view?: { from: string; groupBy: string[]; aggregates: Record<string, { fn: 'count' | 'sum'; field?: string }> };
   /** lifecycle hooks of create/update/delete implemented in server/hooks/ (in HOOKS order) */
   hooks: HookName[];
+  /** metadata "compare": cross-field rules the server and the forms check (codegen/runtime/compare-rules.ts) */
+  compare?: CompiledCompare[];
   /** hints for the generic demo-data generator (server/seed/generic.ts); absent: its defaults */
   seed?: CompiledSeedHint;
 }
+
+export type CompareOp = '<' | '<=' | '>' | '>=' | '=' | '!=';
+/** the `other` of a compare rule that means the server's date (UTC) */
+export const TODAY = '$today';
+
+/** One cross-field rule: `field op other` must hold on the listed writes (empty values are not compared). */
+export interface CompiledCompare {
+  field: string;
+  op: CompareOp;
+  /** a field of the same entity, or TODAY */
+  other: string;
+  on: ('create' | 'update')[];
+  /** the message on `field` (generated into the bundles unless declared) */
+  messageKey: string;
+}
+
+/**
+ * The demo calendar: day offsets (relative to the demo's today) the demo-data generator can draw
+ * dates from (server/seed/context.ts). A seed hint's date range must lie inside it (codegen checks).
+ */
+export const SEED_DAYS = { min: -800, max: 400 } as const;
 
 /** metadata "seed" of an entity, with code keys turned into stored codes */
 export interface CompiledSeedHint {
@@ -154,6 +177,8 @@ export interface CompiledCodeValue {
   code: string;
   key: string;
   label: Bilingual;
+  /** the label is rightly the same text in both languages (ISO 9001): no Chinese needed (runtime/chinese-text.ts) */
+  languageNeutral?: true;
 }
 export interface CompiledCodeTable {
   name: string;

@@ -26,6 +26,8 @@ let todayProvider = (): string => new Date().toISOString().slice(0, 10);
 export const setLiteToday = (fn: () => string): void => {
   todayProvider = fn;
 };
+/** "YYYY-MM-DD" as the browser's notBeforeToday sees it (the forms' compare rules against $today use it too) */
+export const liteToday = (): string => todayProvider();
 
 // ---- keyword groups, in ajv 8 registration order (draft-07 vocabularies, then our custom ones) ----
 type Group = 'number' | 'string' | 'array' | 'object';

@@ -16,6 +16,8 @@ let todayProvider = (): string => new Date().toISOString().slice(0, 10);
 export const setToday = (fn: () => string): void => {
   todayProvider = fn;
 };
+/** "YYYY-MM-DD" as notBeforeToday sees it (compare rules against $today use it too) */
+export const today = (): string => todayProvider();
 
 const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
 const decimals = (n: number): number => {

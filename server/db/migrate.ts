@@ -379,9 +379,23 @@ class Migrator {
     );
     const wantCols = new Set(t.columns.map((c) => c.name));
     const before = this.problems.length;
-    for (const c of have.keys())
-      if (!wantCols.has(c))
-        this.problems.push(`table "${t.name}"${this.origin(t)}: column "${c}" is no longer in the metadata (migration op "dropColumn" or "renameColumn")`);
+    // a column gone and one new of the same field type: most likely a rename, which a fill would lose
+    const gone = [...have.keys()].filter((c) => !wantCols.has(c));
+    const renamedTo = new Map<string, ColumnDef>();
+    for (const c of gone) {
+      const type = recorded.get(c)?.field_type;
+      const to = t.columns.filter((n) => !have.has(n.name) && n.fieldType === type && ![...renamedTo.values()].includes(n));
+      if (type && to.length === 1) renamedTo.set(c, to[0]);
+    }
+    for (const c of gone) {
+      const to = renamedTo.get(c);
+      this.problems.push(
+        to
+          ? `table "${t.name}"${this.origin(t)}: column "${c}" is no longer in the metadata and "${to.name}" is new, of the same type. If it was renamed, ${this.renameHint(t, c, to)}; if not, drop it (migration op "dropColumn")`
+          : `table "${t.name}"${this.origin(t)}: column "${c}" is no longer in the metadata (migration op "dropColumn" or "renameColumn")`,
+      );
+    }
+    const renamed = new Set([...renamedTo.values()]);
     const adds: ColumnDef[] = [];
     const alters: { c: ColumnDef; from: ColumnShape | null; fillDefault: number }[] = [];
     let rows: number | null = null;
@@ -389,6 +403,8 @@ class Migrator {
     for (const c of t.columns) {
       const rec = recorded.get(c.name);
       if (!have.has(c.name)) {
+        // a renamed column is reported once, with its rename, not also as a new column to fill
+        if (renamed.has(c)) continue;
         if (c.notNull && c.defaultSql === null && (await rowCount()) > 0) this.problems.push(this.requiredWithoutValue(t, c, await rowCount(), 'new'));
         else adds.push(c);
         continue;
@@ -451,6 +467,12 @@ class Migrator {
     }
     await this.record(t, t.columns);
     return rebuild;
+  }
+
+  /** The migration file that renames column `from` to `to`, ready to paste. */
+  private renameHint(t: TableDef, from: string, to: ColumnDef): string {
+    const id = `${nextId(this.migrations)}-rename-${t.name.replace(/_/g, '-')}-${to.name.replace(/_/g, '-')}`;
+    return `add metadata/migrations/${id}.json: ${JSON.stringify({ id, steps: [{ op: 'renameColumn', table: t.name, from, to: to.name }] })} (the rows keep their values)`;
   }
 
   private requiredWithoutValue(t: TableDef, c: ColumnDef, rows: number, what: 'new' | 'now required'): string {

@@ -16,7 +16,7 @@
  * annotations; `info.description` explains them), and `$comment: "rule:<name>"` names the
  * metadata rule behind a constraint.
  */
-import type { CompiledAction, CompiledEntity, CompiledField, CompiledMetadata, Catalogues } from '../../codegen/runtime/model.ts';
+import type { CompiledAction, CompiledEntity, CompiledField, CompiledMetadata, Catalogues, Operation as EntityOperation } from '../../codegen/runtime/model.ts';
 import type { EntitySchemas, JsonSchema } from '../../codegen/runtime/field-schema.ts';
 import { fixedRouteDocs, type FixedRouteDoc } from './fixed-routes.ts';
 
@@ -30,7 +30,17 @@ export interface OpenApiResult {
   document: JsonSchema;
   /** "METHOD url" of API routes that no source describes */
   undocumented: string[];
+  /**
+   * "METHOD url" of generic routes whose operation the metadata grants to no profile (creating or
+   * deleting accounts: they answer 403 to everyone): left out, so that client generators offer no call that cannot succeed
+   */
+  refusedToAll: string[];
 }
+
+/** The generic routes of an entity and the operation each needs a grant of. */
+const GENERIC_OPERATIONS: Record<string, EntityOperation> = { 'POST ': 'create', 'PUT /:id': 'update', 'DELETE /:id': 'delete', 'GET /export': 'export' };
+/** metadataOperation's answer for a generic route that no profile is granted */
+const REFUSED_TO_ALL = 'refusedToAll' as const;
 
 /** The prefixes of the API; other routes (the admin's static files) are not part of the contract. */
 export const API_PREFIXES = ['/api/', '/connect/', '/supplierApi/'];
@@ -39,6 +49,12 @@ export const isApiRoute = (url: string): boolean => API_PREFIXES.some((p) => url
 const pascal = (s: string): string => s.replace(/(^|[-_\s])([a-z])/g, (_m, _p, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase());
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
+/**
+ * A fixed-length array (sort, range): `prefixItems` plus an `items` that admits nothing more. Strict
+ * 3.1 tools (@readme/openapi-parser) require every array to have an `items` schema and take
+ * `items: false` for none, so it is written `{ not: {} }`, which means the same to a validator.
+ */
+const tuple = (...items: unknown[]) => ({ type: 'array', prefixItems: items, items: { not: {} }, minItems: items.length, maxItems: items.length });
 const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 /** One described operation, before it is put under its path. */
@@ -151,17 +167,40 @@ class Builder {
     const base = pascal(e.name);
     if (!this.components.schemas[base]) {
       const s = this.schemas[e.name];
-      this.components.schemas[base] = s.record;
-      this.components.schemas[`${base}Create`] = s.create;
-      this.components.schemas[`${base}Update`] = s.update;
-      for (const [a, schema] of Object.entries(s.actions)) this.components.schemas[`${base}${pascal(a)}Input`] = schema;
+      this.components.schemas[base] = this.withCodeLabels(s.record, e.fields);
+      this.components.schemas[`${base}Create`] = this.withCodeLabels(s.create, e.fields);
+      this.components.schemas[`${base}Update`] = this.withCodeLabels(s.update, e.fields);
+      for (const [a, schema] of Object.entries(s.actions))
+        this.components.schemas[`${base}${pascal(a)}Input`] = this.withCodeLabels(schema, e.actions[a].input);
       this.tags.set(e.resource, { name: e.resource, description: `${this.label(e.labelKey)} / ${this.label(e.labelKey, 'zh-CN')} (entity ${e.name})` });
     }
     return { record: base, create: `${base}Create`, update: `${base}Update`, input: (a: string) => `${base}${pascal(a)}Input` };
   }
 
-  /** The operation of a generic route of entity `e`, or null when the URL is not one of them. */
-  metadataOperation(method: string, url: string): Operation | null {
+  /**
+   * The validator's schema with the labels of its code fields beside their codes
+   * (`x-enum-descriptions`, one per `enum` entry, "English / 中文"; null: "(empty)"), which client
+   * generators turn into documented enums. A copy: the validator's own schemas stay as they are.
+   */
+  private withCodeLabels(schema: JsonSchema, fields: Record<string, CompiledField>): JsonSchema {
+    const props = schema.properties as Record<string, JsonSchema> | undefined;
+    if (!props) return schema;
+    const labelled = Object.fromEntries(
+      Object.entries(props).map(([n, p]) => {
+        const table = fields[n]?.type === 'code' ? this.meta.codeTables[fields[n].codeTable!] : undefined;
+        if (!table || !Array.isArray(p.enum)) return [n, p];
+        const text = (code: unknown) => {
+          const v = table.values.find((x) => x.code === code);
+          return code === null ? '(empty)' : v ? `${v.label['en-US']} / ${v.label['zh-CN']}` : String(code);
+        };
+        return [n, { ...p, 'x-enum-descriptions': (p.enum as unknown[]).map(text) }];
+      }),
+    );
+    return { ...schema, properties: labelled };
+  }
+
+  /** The operation of a generic route of entity `e`, null when the URL is not one of them, REFUSED_TO_ALL when no profile may call it. */
+  metadataOperation(method: string, url: string): Operation | typeof REFUSED_TO_ALL | null {
     const m = /^\/api\/([a-z][a-z0-9-]*)(\/.*)?$/.exec(url);
     const entityName = m ? this.meta.resources[m[1]] : undefined;
     if (!m || !entityName) return null;
@@ -175,6 +214,8 @@ class Builder {
     const id = `${e.name}`;
     let a: CompiledAction | undefined;
     const key = `${method} ${rest}`;
+    const op = GENERIC_OPERATIONS[key];
+    if (op && !Object.keys(e.access[op] ?? {}).length) return REFUSED_TO_ALL;
     switch (true) {
       case key === 'GET ':
         return {
@@ -188,21 +229,13 @@ class Builder {
               name: 'sort',
               in: 'query',
               description: `\`["field","ASC"|"DESC"]\`; default ${JSON.stringify([e.defaultSort.field, e.defaultSort.order])}`,
-              content: json({ type: 'array', prefixItems: [{ enum: sortFields(e) }, { enum: ['ASC', 'DESC'] }], minItems: 2, maxItems: 2 }),
+              content: json(tuple({ enum: sortFields(e) }, { enum: ['ASC', 'DESC'] })),
             },
             {
               name: 'range',
               in: 'query',
               description: `\`[start, end]\`, both included; default [0, ${this.meta.app.pageSize - 1}]`,
-              content: json({
-                type: 'array',
-                prefixItems: [
-                  { type: 'integer', minimum: 0 },
-                  { type: 'integer', minimum: 0 },
-                ],
-                minItems: 2,
-                maxItems: 2,
-              }),
+              content: json(tuple({ type: 'integer', minimum: 0 }, { type: 'integer', minimum: 0 })),
             },
             { name: 'filter', in: 'query', description: 'the conditions, all of which must hold', content: json(filterSchema(e, this.meta)) },
           ],
@@ -352,7 +385,11 @@ class Builder {
       summary: `${this.label(a.labelKey)}${many && !a.collection ? ' (several records)' : ''}`,
       description,
       ...(many ? {} : { parameters: [ID_PARAM] }),
-      requestBody: { required: false, content },
+      // required when the input has a required field, carries the file, or names the records (ids)
+      requestBody: {
+        required: !!(this.schemas[e.name].actions[a.name]?.required as string[] | undefined)?.length || !!a.upload || (many && !a.collection),
+        content,
+      },
       responses: { '200': ok, ...errorResponses(400, 401, 403, 404, 409, 413, 429) },
     };
   }
@@ -409,7 +446,7 @@ class Builder {
         {
           name: 'sort',
           in: 'query',
-          content: json({ type: 'array', prefixItems: [{ enum: sortFields(e) }, { enum: ['ASC', 'DESC'] }], minItems: 2, maxItems: 2 }),
+          content: json(tuple({ enum: sortFields(e) }, { enum: ['ASC', 'DESC'] })),
         },
         { name: 'tab', in: 'query', schema: { type: 'string' }, description: 'a tab key of the screen' },
         { name: 'tz', in: 'query', schema: { type: 'string' }, description: "IANA time zone of the date-times (default: the server's)" },
@@ -470,6 +507,7 @@ export function buildOpenApi(opts: {
   const b = new Builder(opts.meta, opts.schemas, opts.messages);
   const paths: Record<string, Record<string, Operation>> = {};
   const undocumented: string[] = [];
+  const refusedToAll: string[] = [];
   const fixed = fixedRouteDocs();
   const seen = new Set<string>();
   for (const r of opts.routes) {
@@ -482,6 +520,10 @@ export function buildOpenApi(opts: {
     const op = fixed[key] ? b.fixedOperation(r, fixed[key]) : b.metadataOperation(method, r.url);
     if (!op) {
       undocumented.push(key);
+      continue;
+    }
+    if (op === REFUSED_TO_ALL) {
+      refusedToAll.push(key);
       continue;
     }
     (paths[openApiPath(r.url)] ??= {})[method.toLowerCase()] = op;
@@ -507,5 +549,5 @@ export function buildOpenApi(opts: {
     paths: sortedPaths,
     components: b.components,
   };
-  return { document, undocumented };
+  return { document, undocumented, refusedToAll };
 }

@@ -187,7 +187,9 @@ function hasCondition(filterRaw: unknown, fixed: Rec): boolean {
 }
 
 function screenFor(e: CompiledEntity, name: unknown, req: FastifyRequest): CompiledScreen {
-  if (typeof name !== 'string' || !name) throw badRequest('error.malformedQuery', { param: 'screen' });
+  // the screen says which columns, filters and rights: without it there is nothing to export, and the answer names what is missing
+  if (name === undefined || name === '') throw badRequest('error.missingParameter', { param: 'screen' });
+  if (typeof name !== 'string') throw badRequest('error.malformedQuery', { param: 'screen' });
   const screen = metadata.screens.find((s) => s.name === name && s.resource === e.resource);
   if (!screen || !screen.columns.length) throw notFound();
   if (!screen.buttons.includes('export')) throw forbidden();

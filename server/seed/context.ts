@@ -4,7 +4,7 @@
  * the clock), code lookups by key, batched transactions, per-day document numbers and the split
  * of rows over the demo suppliers and warehouses.
  */
-import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
+import { SEED_DAYS, type CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { DIALECTS, tableDef } from '../../codegen/runtime/dialect.ts';
 import { rng, type Rng, type RowWriter } from './writer.ts';
 import { DEMO_SUPPLIERS, DEMO_WAREHOUSES, DEMO_ACCOUNTS } from './base.ts';
@@ -23,8 +23,9 @@ export const supplierUser = (code: string) => DEMO_ACCOUNTS.find((a) => a.accoun
 export const supplierName = (code: string) => DEMO_SUPPLIERS.find((s) => s.code === code)!.nameZh;
 
 const MS_DAY = 86_400_000;
-const DAY_MIN = -800; // oldest day offset any module uses
-const DAY_MAX = 400;
+// oldest and newest day offsets any module uses: the demo calendar (codegen checks seed hints against it)
+const DAY_MIN = SEED_DAYS.min;
+const DAY_MAX = SEED_DAYS.max;
 
 /**
  * The seed's base date ("today" of the demo data): a seed that reads as a calendar date yyyyMMdd
@@ -99,7 +100,7 @@ export class SeedContext {
   /** yyyy-MM-dd of the base date plus `offset` days (negative: the past). */
   day(offset: number): string {
     const i = Math.trunc(offset) - DAY_MIN;
-    if (i < 0 || i >= this.days.length) throw new Error(`seed: day offset ${offset} out of range`);
+    if (i < 0 || i >= this.days.length) throw new Error(`seed: day offset ${offset} out of range (the demo calendar allows ${DAY_MIN} to ${DAY_MAX})`);
     return this.days[i];
   }
 

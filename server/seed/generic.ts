@@ -21,11 +21,12 @@
  *  - the entity's optional `seed` hint in metadata: rows at scale 1 (default 24), value pools,
  *    ranges (numbers; dates in days relative to the demo's today).
  * Every row is checked against the same JSON Schema the API validates with (without the clock's
- * notBeforeToday: the demo has its own today), so a value the generator cannot make valid stops the
+ * notBeforeToday: the demo has its own today) and meets the entity's compare rules between fields, so a value the generator cannot make valid stops the
  * seed with the entity, field and rule, and the hint that would fix it.
  * Deterministic: one random stream per entity from the seed, dates from the seed's base date.
  */
-import type { CompiledAction, CompiledEntity, CompiledField, CompiledMetadata } from '../../codegen/runtime/model.ts';
+import { TODAY, type CompiledAction, type CompiledEntity, type CompiledField, type CompiledMetadata } from '../../codegen/runtime/model.ts';
+import { compareErrors } from '../../codegen/runtime/compare-rules.ts';
 import { fieldSchema, numericRange, withoutClock, type JsonSchema } from '../../codegen/runtime/field-schema.ts';
 import { SchemaValidator } from '../../codegen/runtime/validation.ts';
 import { quote } from '../../codegen/runtime/dialect.ts';
@@ -202,10 +203,11 @@ class EntityGenerator {
     for (const f of this.fields) if (f.autoNumber) await this.ctx.syncNumberSeries(e.name, f.name);
   }
 
-  /** Up to 30 tries for a row whose unique fields are new. */
+  /** Up to 30 tries for a row whose unique fields are new and whose compare rules hold. */
   private uniqueRow(i: number, states: string[]): Row | null {
     for (let attempt = 0; attempt < 30; attempt++) {
       const row = this.row(i, states, attempt);
+      if (!this.comparesHold(row)) continue;
       const keys = this.uniqueSets.map((set) => JSON.stringify(set.map((f) => row[f])));
       // a unique index does not compare NULLs: a row with a null in the set never collides
       if (keys.some((k, j) => this.uniqueSets[j].every((f) => row[f] !== null) && this.seen[j].has(k))) continue;
@@ -214,6 +216,20 @@ class EntityGenerator {
       return row;
     }
     return null;
+  }
+
+  /**
+   * The entity's compare rules between two fields (metadata "compare"; those against $today are
+   * the clock's, like notBeforeToday): a pair drawn the wrong way round is swapped (valid from and
+   * valid to); false when a rule still fails (equal values and a strict rule), and the row is drawn again.
+   */
+  private comparesHold(row: Row): boolean {
+    const rules = (this.e.compare ?? []).filter((c) => c.other !== TODAY);
+    for (const c of rules) {
+      const one = { fields: this.e.fields, compare: [c] };
+      if (compareErrors(one, row, 'create', '') && c.op !== '=' && c.op !== '!=') [row[c.field], row[c.other]] = [row[c.other], row[c.field]];
+    }
+    return !compareErrors({ fields: this.e.fields, compare: rules }, row, 'create', '');
   }
 
   private check(row: Row): void {
@@ -291,8 +307,17 @@ class EntityGenerator {
     return value;
   }
 
-  /** A valid value of field `f` for row `i` (unique fields carry the row number). */
+  /** A valid value of field `f` for row `i`; a failure names the entity and the field (a seed hint out of the demo calendar). */
   private value(f: CompiledField, i: number, scope: Scope, attempt: number, required: boolean): unknown {
+    try {
+      return this.draw(f, i, scope, attempt, required);
+    } catch (err) {
+      throw new Error(`seed: entity "${this.e.name}", field "${f.name}": ${(err as Error).message.replace(/^seed: /, '')}`, { cause: err });
+    }
+  }
+
+  /** A valid value of field `f` for row `i` (unique fields carry the row number). */
+  private draw(f: CompiledField, i: number, scope: Scope, attempt: number, required: boolean): unknown {
     const r = this.r;
     const hint = this.e.seed?.values[f.name];
     if (hint) return r.pick(hint);
@@ -404,6 +429,8 @@ class EntityGenerator {
     let base: string;
     const name = f.name;
     if (f.type === 'text' || /(remark|note|reason|description|content|comment|opinion|basis)s?$/i.test(name)) base = r.pick(SENTENCES);
+    // a certificate number is no person's name, even as the title: identifiers and *No / *Code / *Number fields look like codes
+    else if (f.identifier || /[a-z](No|Code|Number|Id)$/.test(name)) base = codeLike(name, unique ? i + 1 : r.int(1, 9999));
     else if (name === 'name' || name === this.e.titleField || /(contact|person|user|submitter|auditor)(name)?$/i.test(name)) base = personName(r);
     else base = codeLike(name, unique ? i + 1 : r.int(1, 9999));
     if (unique && !base.includes(suffix)) base = `${base}-${suffix}`;

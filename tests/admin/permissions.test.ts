@@ -158,13 +158,22 @@ describe('screens and menus by role', () => {
     expect(p).not.toContain('/notice/list');
     expect(p).not.toContain('/claim/audit');
     expect(p).not.toContain('/ChildPartsDiffAdjustApplyQuery/edit');
+    // what the group holds is derived from the metadata, so a screen added there needs no edit here
+    const declared = metadata.screens
+      .filter((s) => s.menu?.group === 'order' && !s.hidden && screenAllowed(s, supplier))
+      .sort((a, b) => a.menu!.order - b.menu!.order)
+      .map((s) => s.path);
     const order = m.find((e) => e.kind === 'group' && e.key === 'order');
-    expect(order && order.kind === 'group' && order.items.map((i) => i.path)).toEqual([
-      '/orderConfirm/list',
-      '/orderShip/list',
-      '/orderSearch/list',
-      '/DFSOrderShip/list',
-    ]);
+    expect(order && order.kind === 'group' && order.items.map((i) => i.path)).toEqual(declared);
+    // the portal's own order screens are among them, in their declared order
+    const portal = ['/orderConfirm/list', '/orderShip/list', '/orderSearch/list', '/DFSOrderShip/list'];
+    expect(declared.filter((p) => portal.includes(p))).toEqual(portal);
     expect(paths(buildMenu(atPdc02(supplier)))).not.toContain('/claim/list');
+  });
+  it('a menu group holding one screen is drawn as that screen at the top level (as metadata/REFERENCE.md says)', () => {
+    const one = metadata.screens.filter((s) => s.menu?.group !== 'order' || s.path === '/orderSearch/list');
+    const m = buildMenu(supplier, one);
+    expect(m.find((e) => e.kind === 'group' && e.key === 'order')).toBeUndefined();
+    expect(m.some((e) => e.kind !== 'group' && e.path === '/orderSearch/list')).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCodegen } from '../../codegen/index.ts';
+import { addFixtureEntity } from '../support/project-copy.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -31,6 +32,10 @@ export function useMetadataCopy(prefix: string) {
       const j = JSON.parse(readFileSync(p, 'utf8')) as Json;
       fn(j);
       writeFileSync(p, JSON.stringify(j, null, 2));
+    },
+    /** adds a fixture entity of tests/codegen/fixtures with its translations (support/project-copy.ts addFixtureEntity) */
+    addFixture(name: string): void {
+      addFixtureEntity({ writeMetadata: (file, content) => writeFileSync(join(dir, 'metadata', file), JSON.stringify(content, null, 2)) }, name);
     },
     run: () => runCodegen(join(dir, 'metadata'), dir),
     async errorsOf(): Promise<string[]> {

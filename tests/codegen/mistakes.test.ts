@@ -164,7 +164,9 @@ describe('an unknown name', () => {
     expect(errs).toMatch(/unknown code key "unaudite" of table "claimStatus" \(did you mean "unaudited"\?/);
     expect(errs).toMatch(/unknown rule "emial" \(did you mean "email"\?/);
     expect(errs).toMatch(/unknown resource "order" \(did you mean "orders"\?/);
-    expect(errs).toMatch(/unknown button "exprot" \(did you mean "export"\?/);
+    expect(errs).toMatch(
+      /unknown button "exprot" \(entity "claim" has no action with that button, and metadata\/access.json declares no such button\) \(did you mean "export"\?/,
+    );
     expect(errs).toMatch(/unknown entity "notise" \(did you mean "notice"\?/);
   });
 

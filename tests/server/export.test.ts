@@ -225,9 +225,12 @@ describe('refusals', () => {
   });
 
   it('the screen must be given, exist, belong to the resource and offer export', async () => {
-    const missing = await get(`/api/orders/export?filter=${encodeURIComponent(JSON.stringify(ALL))}`, sup01);
+    const missing = await get(`/api/orders/export?filter=${encodeURIComponent(JSON.stringify(ALL))}`, sup01, { 'accept-language': 'en-US' });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().code).toBe('error.malformedQuery');
+    // the answer names the missing parameter, in the caller's language
+    expect(missing.json()).toMatchObject({ code: 'error.missingParameter', message: 'The query parameter "screen" is required' });
+    const zh = await get(`/api/orders/export?screen=&filter=${encodeURIComponent(JSON.stringify(ALL))}`, sup01, { 'accept-language': 'zh-CN' });
+    expect(zh.json()).toMatchObject({ code: 'error.missingParameter', message: '缺少查询参数“screen”' });
     for (const url of [exportUrl('orders', { screen: 'nope', filter: ALL }), exportUrl('notices', { screen: 'orderSearch', filter: ALL })]) {
       const r = await get(url, sup01);
       expect(r.statusCode).toBe(404);

@@ -252,7 +252,7 @@ describe('the hook contract (notices declaring every hook, on an engine of their
     const meta = structuredClone(metadata) as CompiledMetadata;
     meta.entities.notice.hooks = ['afterWrite'];
     expect(() => new Engine(t.app.db, meta, schemas, handlers as unknown as HandlerTable, { consultingFeeItem: { validate: validatePrices } })).toThrow(
-      /lifecycle hooks missing: notice.afterWrite/,
+      /lifecycle hooks missing: notice.afterWrite\. write notice.afterWrite in server\/hooks\/notice\.ts \(export const afterWriteNotice: AfterWriteHook<\.\.\.> = .*\) and add it to server\/hooks\/index\.ts: notice: \{ afterWrite: \.\.\. \}/,
     );
   });
 });

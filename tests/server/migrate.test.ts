@@ -186,6 +186,28 @@ describe('migrations', () => {
     expect(await columns('notice')).toContain('content');
   });
 
+  it('a renamed field is refused with a ready-to-paste renameColumn file, not an addColumn fill; the file applies it and the rows keep their values', async () => {
+    await migrate([notice()]);
+    await addNotice(db, 'kept');
+    const t = notice();
+    const content = col(t, 'content');
+    t.columns = t.columns.map((c) => (c === content ? { ...c, name: 'body', notNull: true, defaultSql: null } : c));
+    const err = await failure(migrate([t]));
+    expect(err).toBeInstanceOf(MigrationRefused);
+    const m =
+      /column "content" is no longer in the metadata and "body" is new, of the same type\. If it was renamed, add metadata\/migrations\/([\w-]+)\.json: (\{.*?\}) \(the rows keep their values\); if not, drop it \(migration op "dropColumn"\)/.exec(
+        err.message,
+      );
+    expect(m, err.message).not.toBeNull();
+    // reported once, as a rename: no fill suggested for the "new" column
+    expect(err.message).not.toMatch(/"op":"addColumn"|is required and has no default/);
+    const file = JSON.parse(m![2]) as Migration;
+    expect(file).toEqual({ id: m![1], steps: [{ op: 'renameColumn', table: 'notice', from: 'content', to: 'body' }] });
+    await migrate([t], [file]);
+    expect(await columns('notice')).toContain('body');
+    expect(await db.get(`SELECT body FROM notice`)).toEqual({ body: 'c' });
+  });
+
   it('a retyped field is refused; a migration file allows it', async () => {
     await migrate([notice()]);
     const t = notice();

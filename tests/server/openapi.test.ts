@@ -6,12 +6,16 @@
  * under the Content-Security-Policy.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '@readme/openapi-parser';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { metadata, schemas } from '../../server/generated/index.ts';
+import { messages, metadata, schemas } from '../../server/generated/index.ts';
+import type { CompiledEntity, Operation } from '../../codegen/runtime/model.ts';
 import { createAjv } from '../../codegen/runtime/validation.ts';
-import { isApiRoute } from '../../server/openapi/document.ts';
+import { buildOpenApi, isApiRoute } from '../../server/openapi/document.ts';
 import { bearer, build, login, type TestApp } from './helpers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -30,6 +34,7 @@ beforeAll(async () => {
   const r = await t.app.inject({ method: 'GET', url: '/api/openapi.json', headers: bearer(await login(t.app, 'sup01')) });
   expect(r.statusCode).toBe(200);
   doc = r.json();
+  refusedToAll = new Set(buildOpenApi({ meta: metadata, schemas, messages, routes: [...t.app.registeredRoutes] }).refusedToAll);
 });
 afterAll(async () => {
   await t.close();
@@ -40,6 +45,19 @@ const ops = () =>
   Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, m]) =>
     Object.entries(m).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
   );
+/** generic routes the document leaves out: their operation is granted to nobody */
+let refusedToAll = new Set<string>();
+const granted = (e: CompiledEntity, op: Operation) => Object.keys(e.access[op] ?? {}).length > 0;
+/** a component schema as the validator has it: the labels of code values are the document's addition */
+const withoutLabels = (s: Json): Json =>
+  s.properties
+    ? {
+        ...s,
+        properties: Object.fromEntries(
+          Object.entries(s.properties as Record<string, Json>).map(([n, p]) => [n, (({ 'x-enum-descriptions': _x, ...rest }) => rest)(p)]),
+        ),
+      }
+    : s;
 const fastifyUrl = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 const opOf = (method: string, url: string): Json | undefined => doc.paths[url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')]?.[method.toLowerCase()];
 
@@ -56,13 +74,26 @@ describe('the OpenAPI document', () => {
     const missing: string[] = [];
     for (const r of routes) {
       if (isApiRoute(r.url)) {
-        if (!opOf(r.method, r.url)) missing.push(`${r.method} ${r.url}`);
+        if (!opOf(r.method, r.url) && !refusedToAll.has(`${r.method} ${r.url}`)) missing.push(`${r.method} ${r.url}`);
       } else expect(['/', ...adminFiles.map((f) => `/${f}`)], `${r.method} ${r.url} is neither API nor an admin file`).toContain(r.url);
     }
     expect(missing).toEqual([]);
     // and nothing more: every documented operation is a route Fastify really has
     for (const { path, method } of ops()) expect(t.app.hasRoute({ method: method as 'GET', url: fastifyUrl(path) }), `${method} ${path}`).toBe(true);
-    expect(ops().length).toBe(new Set(routes.filter((r) => isApiRoute(r.url)).map((r) => `${r.method} ${r.url}`)).size);
+    expect(ops().length + refusedToAll.size).toBe(new Set(routes.filter((r) => isApiRoute(r.url)).map((r) => `${r.method} ${r.url}`)).size);
+  });
+
+  it('leaves out the generic routes the metadata grants to no profile (they answer 403 to everyone), so clients offer no call that cannot succeed', async () => {
+    expect([...refusedToAll]).toEqual(expect.arrayContaining(['POST /api/accounts', 'DELETE /api/accounts/:id']));
+    for (const key of refusedToAll) {
+      const [method, url] = key.split(' ');
+      expect(opOf(method, url), key).toBeUndefined();
+    }
+    for (const user of ['staff01', 'sup01', 'supadmin']) {
+      const auth = bearer(await login(t.app, user));
+      expect((await t.app.inject({ method: 'POST', url: '/api/accounts', headers: auth, payload: { userId: 'x' } })).statusCode, user).toBe(403);
+      expect((await t.app.inject({ method: 'DELETE', url: '/api/accounts/1', headers: auth })).statusCode, user).toBe(403);
+    }
   });
 
   it('every entity: list with its sort fields and filter keys, get, create, update, delete, export; files: upload and download', () => {
@@ -81,14 +112,15 @@ describe('the OpenAPI document', () => {
         if (f.filter.includes('contains')) expect(keys).toContain(`${n}_like`);
         if (f.filter.includes('range')) expect(keys).toEqual(expect.arrayContaining([`${n}_gte`, `${n}_lte`]));
       }
-      for (const [m, u] of [
-        ['GET', `${base}/:id`],
-        ['POST', base],
-        ['PUT', `${base}/:id`],
-        ['DELETE', `${base}/:id`],
-        ['GET', `${base}/export`],
-      ])
-        expect(opOf(m, u), `${m} ${u}`).toBeDefined();
+      for (const [m, u, op] of [
+        ['GET', `${base}/:id`, 'read'],
+        ['POST', base, 'create'],
+        ['PUT', `${base}/:id`, 'update'],
+        ['DELETE', `${base}/:id`, 'delete'],
+        ['GET', `${base}/export`, 'export'],
+      ] as const)
+        if (granted(e, op)) expect(opOf(m, u), `${m} ${u}`).toBeDefined();
+        else expect(refusedToAll, `${m} ${u}`).toContain(`${m} ${u}`);
       if (e.file) {
         expect(opOf('POST', `${base}/upload`)!.requestBody.content['multipart/form-data']).toBeDefined();
         expect(opOf('GET', `${base}/:id/download`)).toBeDefined();
@@ -111,11 +143,15 @@ describe('the OpenAPI document', () => {
         const r = o.content[media].schema.$ref as string;
         return doc.components.schemas[r.split('/').pop()!];
       };
-      expect(component(opOf('POST', base)!.requestBody)).toEqual(schemas[e.name].create);
-      expect(component(opOf('PUT', `${base}/:id`)!.requestBody)).toEqual(schemas[e.name].update);
-      expect(component(opOf('GET', `${base}/:id`)!.responses['200'])).toEqual(schemas[e.name].record);
+      if (granted(e, 'create')) expect(withoutLabels(component(opOf('POST', base)!.requestBody))).toEqual(schemas[e.name].create);
+      if (granted(e, 'update')) expect(withoutLabels(component(opOf('PUT', `${base}/:id`)!.requestBody))).toEqual(schemas[e.name].update);
+      expect(withoutLabels(component(opOf('GET', `${base}/:id`)!.responses['200']))).toEqual(schemas[e.name].record);
       for (const a of Object.values(e.actions).filter((x) => !x.internal && !x.collection)) {
-        expect(component(opOf('POST', `${base}/:id/actions/${a.name}`)!.requestBody), `${e.name}.${a.name}`).toEqual(schemas[e.name].actions[a.name]);
+        const op = opOf('POST', `${base}/:id/actions/${a.name}`)!;
+        expect(withoutLabels(component(op.requestBody)), `${e.name}.${a.name}`).toEqual(schemas[e.name].actions[a.name]);
+        // a body is required when the input has a required field (or carries the file)
+        const required = (schemas[e.name].actions[a.name].required as string[]).length > 0 || !!a.upload;
+        expect(op.requestBody.required, `${e.name}.${a.name}`).toBe(required);
       }
     }
   });
@@ -158,6 +194,73 @@ describe('the OpenAPI document', () => {
     expect(opOf('POST', '/supplierApi/accountInfo/info')!.responses['200'].content['application/json'].schema.properties.status).toEqual(
       expect.objectContaining({ const: 200 }),
     );
+  });
+});
+
+describe('for client generators', () => {
+  it('passes the strict 3.1 parser (@readme/openapi-parser): tuples (sort, range) have an items schema', async () => {
+    const r = await validate(structuredClone(doc) as never);
+    expect(r.valid ? [] : r.errors.map((e) => e.message)).toEqual([]);
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('code fields list the labels of their codes beside them (x-enum-descriptions)', () => {
+    const status = doc.components.schemas.Order.properties.status as Json;
+    expect(status.enum.length).toBe(status['x-enum-descriptions'].length);
+    const table = metadata.codeTables[metadata.entities.order.fields.status.codeTable!];
+    for (const v of table.values) expect(status['x-enum-descriptions'][status.enum.indexOf(v.code)]).toBe(`${v.label['en-US']} / ${v.label['zh-CN']}`);
+  });
+
+  it('openapi-typescript generates a client whose call of every operation type-checks', { timeout: 120_000 }, async () => {
+    const api = astToString(await openapiTS(structuredClone(doc) as never));
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
+    try {
+      writeFileSync(join(dir, 'api.ts'), api);
+      const calls = ops().map(({ path, method, op }, i) => {
+        const P = JSON.stringify(path);
+        const M = JSON.stringify(method.toLowerCase());
+        // a required body may not be left out; every operation's answer type resolves
+        const body = op.requestBody?.required ? `body_${i}: Body<Op<${P}, ${M}>> = undefined` : '';
+        return [
+          `export const r_${i}: Promise<unknown> = call(${P}, ${M}, {} as Args<Op<${P}, ${M}>>);`,
+          ...(body ? [`// @ts-expect-error a required request body\nexport const ${body};`] : []),
+        ].join('\n');
+      });
+      const client = [
+        "import type { paths } from './api.ts';",
+        "type Method = 'get' | 'post' | 'put' | 'delete';",
+        'type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;',
+        'type Body<O> = O extends { requestBody: { content: infer C } } ? C[keyof C] : never;',
+        'type Args<O> = O extends { parameters: infer A } ? A : never;',
+        'type Ok<O> = O extends { responses: infer R } ? R[Extract<keyof R, 200 | 201>] : never;',
+        'declare function call<P extends keyof paths, M extends Method>(path: P, method: M, args: Args<Op<P, M>>): Promise<Ok<Op<P, M>>>;',
+        // the code fields are enums of their codes
+        "type OrderStatus = paths['/api/orders/{id}']['get']['responses'][200]['content']['application/json']['status'];",
+        `export const known: OrderStatus = ${JSON.stringify(metadata.codeTables[metadata.entities.order.fields.status.codeTable!].values[0].code)};`,
+        "// @ts-expect-error not a code of the table\nexport const unknown: OrderStatus = 'no-such-code';",
+        ...calls,
+      ].join('\n');
+      writeFileSync(join(dir, 'client.ts'), client);
+      const program = ts.createProgram([join(dir, 'client.ts')], {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        allowImportingTsExtensions: true,
+        skipLibCheck: true,
+        types: [],
+        lib: ['lib.es2022.d.ts'],
+      });
+      const errors = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => `${d.file?.fileName.slice(dir.length) ?? ''} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      expect(errors).toEqual([]);
+      expect(calls.length).toBe(ops().length);
+      expect(calls.length).toBeGreaterThan(100);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -16,6 +16,7 @@ const ENTRIES = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',
+  'tsconfig.hooks.json',
   'vitest.config.ts',
   'playwright.config.ts',
   'metadata',

@@ -3,9 +3,10 @@
  * the server checks (codegen/runtime/validate-lite.ts, eval-free for the CSP). Errors come back in
  * react-admin's shape `{ field: { message: key, args } }`; react-admin translates them in place.
  */
-import type { CompiledField } from '../../../codegen/runtime/model.ts';
+import type { CompiledEntity, CompiledField } from '../../../codegen/runtime/model.ts';
+import { compareErrors } from '../../../codegen/runtime/compare-rules.ts';
 import type { JsonSchema } from '../../../codegen/runtime/field-schema.ts';
-import { validateLite } from '../../../codegen/runtime/validate-lite.ts';
+import { liteToday, validateLite } from '../../../codegen/runtime/validate-lite.ts';
 import { metadata } from './meta.ts';
 
 export type FormMode = 'create' | 'update' | 'action';
@@ -46,13 +47,18 @@ export function toBody(values: Record<string, unknown>, fields: readonly Compile
   return body;
 }
 
-/** Validates a body with the generated schema; only errors of fields shown in the form are returned. */
+/**
+ * Validates a body with the generated schema, then (record forms) the entity's cross-field rules
+ * (metadata "compare") on the record as it would be saved; only errors of fields shown in the form
+ * are returned.
+ */
 export function validateBody(
   schema: JsonSchema,
   body: Record<string, unknown>,
   fields: readonly CompiledField[],
   mode: FormMode,
   values: Record<string, unknown>,
+  entity?: Pick<CompiledEntity, 'fields' | 'compare'>,
 ): RaFormErrors {
   const out: RaFormErrors = {};
   const shown = new Set(fields.map((f) => f.name));
@@ -64,10 +70,20 @@ export function validateBody(
   if (mode === 'update') {
     for (const f of fields) if (f.required && isEmpty(values[f.name]) && !out[f.name]) out[f.name] = { message: 'validation.required', args: {} };
   }
+  if (entity?.compare && mode !== 'action') {
+    const compared = compareErrors(entity, { ...values, ...body }, mode, liteToday()) ?? {};
+    for (const [field, e] of Object.entries(compared)) if (shown.has(field) && !out[field]) out[field] = { message: e.key, args: {} };
+  }
   return out;
 }
 
-/** react-admin `validate` for a form over `fields`, checked against `schema` with `extra` (version, ids) added. */
-export function makeValidate(schema: JsonSchema, fields: readonly CompiledField[], mode: FormMode, extra: Record<string, unknown> = {}) {
-  return (values: Record<string, unknown>): RaFormErrors => validateBody(schema, { ...extra, ...toBody(values, fields, mode) }, fields, mode, values);
+/** react-admin `validate` for a form over `fields`, checked against `schema` with `extra` (version, ids) added, and `entity`'s compare rules. */
+export function makeValidate(
+  schema: JsonSchema,
+  fields: readonly CompiledField[],
+  mode: FormMode,
+  extra: Record<string, unknown> = {},
+  entity?: Pick<CompiledEntity, 'fields' | 'compare'>,
+) {
+  return (values: Record<string, unknown>): RaFormErrors => validateBody(schema, { ...extra, ...toBody(values, fields, mode) }, fields, mode, values, entity);
 }

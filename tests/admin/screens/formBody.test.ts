@@ -52,3 +52,35 @@ describe('validateBody / makeValidate', () => {
     ).toBe('validation.required');
   });
 });
+
+describe('the compare rules of metadata in the form', () => {
+  // the quality-certificate shape of tests/codegen/fixtures/supplier-certificate.json
+  const cert = {
+    fields: {
+      validFrom: { name: 'validFrom', type: 'date', required: true },
+      validTo: { name: 'validTo', type: 'date', required: true },
+    },
+    compare: [
+      { field: 'validTo', op: '>=', other: 'validFrom', on: ['create', 'update'], messageKey: 'compare.supplierCertificate.validTo.0' },
+      { field: 'validTo', op: '>=', other: '$today', on: ['create'], messageKey: 'compare.supplierCertificate.validTo.1' },
+    ],
+  } as unknown as typeof fee;
+  const fields = [cert.fields.validFrom, cert.fields.validTo];
+  const open = { type: 'object', properties: { validFrom: { type: 'string' }, validTo: { type: 'string' } } };
+
+  it('puts the broken rule on its field, judged on the values as they would be saved', () => {
+    const create = makeValidate(open, fields, 'create', {}, cert);
+    expect(create({ validFrom: '2999-06-01', validTo: '2999-05-31' })).toEqual({ validTo: { message: 'compare.supplierCertificate.validTo.0', args: {} } });
+    expect(create({ validFrom: '2999-06-01', validTo: '2999-06-01' })).toEqual({});
+    // a date picker's Date counts as its day
+    expect(create({ validFrom: '2999-06-01', validTo: new Date('2999-05-01T00:00:00Z') }).validTo?.message).toBe('compare.supplierCertificate.validTo.0');
+    expect(create({ validFrom: '2000-01-01', validTo: '2000-12-31' })).toEqual({ validTo: { message: 'compare.supplierCertificate.validTo.1', args: {} } });
+  });
+  it('on update: the create-only rule is off, the field not shown compares with its stored value', () => {
+    const update = makeValidate(open, [cert.fields.validTo], 'update', {}, cert);
+    expect(update({ validFrom: '2000-06-01', validTo: '2000-12-31' })).toEqual({});
+    expect(update({ validFrom: '2000-06-01', validTo: '2000-05-31' })).toEqual({ validTo: { message: 'compare.supplierCertificate.validTo.0', args: {} } });
+    // an error of a field not in the form is the server's to report
+    expect(makeValidate(open, [cert.fields.validFrom], 'update', {}, cert)({ validFrom: '2000-06-01', validTo: '2000-05-31' })).toEqual({});
+  });
+});

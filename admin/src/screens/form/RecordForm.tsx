@@ -42,7 +42,7 @@ export function RecordForm({ entity, fieldNames, record, canSave, onSaved, butto
   const schema = mode === 'create' ? schemaSet.create : schemaSet.update;
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const extra = useMemo<Record<string, unknown>>(() => (record && entity.versioned ? { version: record.version } : {}), [record, entity]);
-  const validate = useMemo(() => makeValidate(schema, writable, mode, extra), [schema, writable, mode, extra]);
+  const validate = useMemo(() => makeValidate(schema, writable, mode, extra, entity), [schema, writable, mode, extra, entity]);
   const defaults = useMemo(
     () => record ?? Object.fromEntries(fields.filter((f) => f.default !== undefined && isCreatable(f)).map((f) => [f.name, f.default])),
     [record, fields],
