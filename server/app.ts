@@ -32,6 +32,8 @@ import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
 import { OutboxDispatcher, type DispatcherOptions } from './outbox/dispatcher.ts';
+import healthRoutes from './ops/health.ts';
+import metricsPlugin from './ops/metrics.ts';
 
 /** The outbox dispatcher's settings (JSON, so a forked test server can take them too). */
 export type OutboxAppOptions = Omit<DispatcherOptions, 'clock' | 'random' | 'log'> & {
@@ -78,6 +80,8 @@ export interface AppOptions {
   passwordReset?: PasswordResetOptions;
   /** the outbox of the external exchange (server/outbox/): where its interfaces' endpoints are, and whether this process sends */
   outbox?: OutboxAppOptions;
+  /** GET /metrics answers scrapes that send this bearer token (PORTAL_METRICS_TOKEN); unset: no metrics route (server/ops/metrics.ts) */
+  metricsToken?: string;
 }
 
 /** Where .eml files go without SMTP: PORTAL_MAIL_DIR, else `mail/` beside the SQLite file, else `data/mail`. */
@@ -136,6 +140,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  // /healthz, /readyz and /metrics (server/ops/): before the routes, so every route is measured
+  await app.register(healthRoutes, { db, migrationIds: () => migrations.map((m) => m.id) });
+  await app.register(metricsPlugin, { db, metadata, ...(opts.metricsToken ? { token: opts.metricsToken } : {}) });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
