@@ -24,8 +24,8 @@ export interface Config {
   mail: { smtpUrl?: string; dir?: string; from?: string };
   /** the outbox dispatcher: PORTAL_OUTBOX (on unless "off"), PORTAL_OUTBOX_INTERVAL_MS (default 2000); endpoints: server/outbox/endpoints.ts */
   outbox: { enabled: boolean; intervalMs: number };
-  /** operations (docs/operations.md): PORTAL_DRAIN_MS, not-ready time before a stopping process closes (default 3000); PORTAL_METRICS_TOKEN, the bearer token of GET /metrics (unset: no metrics) */
-  ops: { drainMs: number; metricsToken?: string };
+  /** operations (docs/operations.md): PORTAL_DRAIN_MS, not-ready time before a stopping process closes (default 3000); PORTAL_METRICS_TOKEN, the bearer token of GET /metrics (unset: no metrics); PORTAL_TRUST_REQUEST_ID=on, take the proxy's X-Request-Id */
+  ops: { drainMs: number; metricsToken?: string; trustRequestId: boolean };
 }
 
 function checkSecret(s: string): string {
@@ -85,6 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`PORTAL_DRAIN_MS must be a whole number of milliseconds from 0 to 120000, not "${env.PORTAL_DRAIN_MS}"`);
   const metricsToken = env.PORTAL_METRICS_TOKEN || undefined;
   if (metricsToken && metricsToken.length < 16) throw new Error('PORTAL_METRICS_TOKEN must be at least 16 characters');
+  const trust = env.PORTAL_TRUST_REQUEST_ID ?? 'off';
+  if (trust !== 'on' && trust !== 'off') throw new Error(`PORTAL_TRUST_REQUEST_ID must be "on" or "off", not "${trust}"`);
   return {
     port,
     host,
@@ -100,6 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(env.PORTAL_MAIL_FROM ? { from: env.PORTAL_MAIL_FROM } : {}),
     },
     outbox: { enabled: outboxSwitch === 'on', intervalMs },
-    ops: { drainMs, ...(metricsToken ? { metricsToken } : {}) },
+    ops: { drainMs, trustRequestId: trust === 'on', ...(metricsToken ? { metricsToken } : {}) },
   };
 }

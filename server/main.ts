@@ -49,6 +49,7 @@ async function serve(config: Config, secret: string): Promise<void> {
     // secrets never reach the log, whatever a serializer adds later (prepare.ts)
     logger: loggerOptions(),
     ...(config.ops.metricsToken ? { metricsToken: config.ops.metricsToken } : {}),
+    trustRequestId: config.ops.trustRequestId,
   });
   // not ready first, then the requests in flight finish (server/ops/health.ts)
   const close = async () => {
