@@ -83,6 +83,8 @@ export interface AppOptions {
   outbox?: OutboxAppOptions;
   /** GET /metrics answers scrapes that send this bearer token (PORTAL_METRICS_TOKEN); unset: no metrics route (server/ops/metrics.ts) */
   metricsToken?: string;
+  /** a worker of a cluster (PORTAL_WORKERS > 1): /metrics answers the whole cluster's figures, gathered by the primary */
+  clusterMetrics?: boolean;
   /** take a well-formed X-Request-Id from the proxy in front as the request id (PORTAL_TRUST_REQUEST_ID=on) */
   trustRequestId?: boolean;
 }
@@ -147,7 +149,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   // /healthz, /readyz and /metrics (server/ops/): before the routes, so every route is measured
   await app.register(healthRoutes, { db, migrationIds: () => migrations.map((m) => m.id) });
-  await app.register(metricsPlugin, { db, metadata, ...(opts.metricsToken ? { token: opts.metricsToken } : {}) });
+  await app.register(metricsPlugin, { db, metadata, cluster: opts.clusterMetrics ?? false, ...(opts.metricsToken ? { token: opts.metricsToken } : {}) });
   await app.register(requestLog, { resources: Object.values(metadata.entities).map((e) => e.resource) });
   await app.register(helmet, {
     contentSecurityPolicy: {

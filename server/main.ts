@@ -50,6 +50,8 @@ async function serve(config: Config, secret: string): Promise<void> {
     logger: loggerOptions(),
     ...(config.ops.metricsToken ? { metricsToken: config.ops.metricsToken } : {}),
     trustRequestId: config.ops.trustRequestId,
+    // a worker's /metrics answers for every worker (server/ops/cluster-metrics.ts)
+    clusterMetrics: cluster.isWorker,
   });
   // not ready first, then the requests in flight finish (server/ops/health.ts)
   const close = async () => {
@@ -106,6 +108,7 @@ if (cluster.isWorker) {
     let stopping = false;
     let failed = false;
     const start = () => cluster.fork({ JWT_SECRET: secret });
+    if (settings.ops.metricsToken) (await import('./ops/cluster-metrics.ts')).answerClusterScrapes();
     for (let i = 0; i < settings.workers; i++) start();
     let reported = false;
     cluster.on('message', (_w, msg: { cannotStart?: string } | undefined) => {

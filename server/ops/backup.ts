@@ -135,8 +135,10 @@ async function sqliteBackup(src: { file: string; filesDir: string }, to: string,
     source.close();
   }
   await copyNewFiles();
-  const copy = new Database(join(to, SQLITE_FILE), { readonly: true });
+  const copy = new Database(join(to, SQLITE_FILE));
   try {
+    // one self-contained file (the copy keeps the source's WAL mode, which would leave -wal and -shm beside it)
+    copy.pragma('journal_mode = DELETE');
     const present = new Set((copy.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name));
     const rowCounts: Record<string, number> = {};
     for (const t of [...tableNames(model, 'sqlite'), '_migrations', '_mail_queue']) {

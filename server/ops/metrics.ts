@@ -30,6 +30,8 @@ export interface MetricsOptions {
   token?: string;
   /** prom-client's default process metrics (event loop, heap; default true) */
   processMetrics?: boolean;
+  /** a cluster worker: scrapes answer every worker's figures, gathered by the primary (cluster-metrics.ts) */
+  cluster?: boolean;
 }
 
 declare module 'fastify' {
@@ -173,6 +175,7 @@ async function metricsPlugin(app: FastifyInstance, opts: MetricsOptions) {
     if (route === '/connect/token' && (status === 400 || status === 429)) logins.inc({ outcome: status === 429 ? 'throttled' : 'failed' });
   });
 
+  const scrape = opts.cluster ? (await import('./cluster-metrics.ts')).clusterScrape(registry) : () => registry.metrics();
   app.get('/metrics', { logLevel: 'warn' }, async (req, reply) => {
     const token = opts.token;
     const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
@@ -182,7 +185,7 @@ async function metricsPlugin(app: FastifyInstance, opts: MetricsOptions) {
     return reply
       .header('cache-control', 'no-store')
       .type(registry.contentType)
-      .send(await registry.metrics());
+      .send(await scrape());
   });
 }
 
