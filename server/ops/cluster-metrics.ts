@@ -23,10 +23,11 @@ interface Answer {
 export function answerClusterScrapes(): void {
   const aggregator = new AggregatorRegistry();
   cluster.on('message', (worker, msg: { type?: string; id?: number } | undefined) => {
-    if (msg?.type !== REQUEST) return;
+    if (msg?.type !== REQUEST || typeof msg.id !== 'number') return;
+    const id = msg.id;
     aggregator.clusterMetrics().then(
-      (text) => worker.send({ type: ANSWER, id: msg.id, text } satisfies Answer),
-      (err: Error) => worker.send({ type: ANSWER, id: msg.id!, error: err.message } satisfies Answer),
+      (text) => worker.send({ type: ANSWER, id, text } satisfies Answer),
+      (err: Error) => worker.send({ type: ANSWER, id, error: err.message } satisfies Answer),
     );
   });
 }

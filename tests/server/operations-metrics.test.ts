@@ -71,7 +71,11 @@ describe('metrics', () => {
     // the parser folds a labelled histogram's series into one: read the /healthz series on its own
     const buckets = healthzBuckets(lastScrape);
     expect(Number(buckets['+Inf'])).toBeGreaterThanOrEqual(3);
-    const counts = Object.values(buckets).map(Number);
+    // cumulative: never fewer in a wider bucket (keys sorted by bound: objects put integer-like keys first)
+    const bound = (k: string) => (k === '+Inf' ? Infinity : Number(k));
+    const counts = Object.keys(buckets)
+      .sort((a, b) => bound(a) - bound(b))
+      .map((k) => Number(buckets[k]));
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
   });
 
