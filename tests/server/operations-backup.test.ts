@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { metadata, migrations, tables } from '../../server/generated/index.ts';
 import { openDb } from '../../server/db/open.ts';
@@ -153,5 +154,30 @@ describe('backup and restore', () => {
       m.checksums[first] = { ...m.checksums[first], sha256: '0'.repeat(64) };
     });
     await expect(restore(damaged, await freshTarget('restore-4'), model)).rejects.toThrow(/checksum/);
+  });
+
+  it('npm run backup / npm run restore (the runbook commands) do the same, and exit 1 with one line on a refusal', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of ['DATABASE_URL', 'PORTAL_DB']) delete env[k];
+    const run = (args: string[], extra: NodeJS.ProcessEnv) =>
+      spawnSync('npm', ['run', '--silent', ...args], {
+        cwd: join(import.meta.dirname, '..', '..'),
+        env: { ...env, ...extra },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+    const where = t.database.databaseUrl ? { DATABASE_URL: t.database.databaseUrl } : { PORTAL_DB: t.database.dbFile! };
+    const to = join(scratch, 'cli-backup');
+    const b = run(['backup', '--', '--to', to], where);
+    expect(b.status, b.stderr).toBe(0);
+    expect(b.stdout).toMatch(/^backup: .* -> .*cli-backup: \d+ files, \d+ bytes, \d+ rows in [\d.]+ s$/m);
+    const target = await freshTarget('cli-restore');
+    const into = 'url' in target ? ['--url', target.url] : ['--db', target.file];
+    const r = run(['restore', '--', '--from', to, ...into], {});
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/checksums and row counts match/);
+    const again = run(['restore', '--', '--from', to, ...into], {});
+    expect(again.status).toBe(1);
+    expect(again.stderr.trim()).toBe('restore: The target database is not empty: restore into a new one, or pass --force to replace it');
   });
 });
