@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
+import { leaks } from '../support/log-grep.ts';
 import { loggerOptions } from '../../server/prepare.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import { metadata } from '../../server/generated/index.ts';
@@ -112,5 +113,18 @@ describe('request logs', () => {
     for (const name of ['张伟', '李娜', '王芳', '刘强']) expect(text.includes(name), name).toBe(false);
     expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/);
     expect(text).not.toMatch(/"(password|newPassword|oldPassword|authorization)"\s*:\s*"[^[]/i);
+  });
+
+  it("and the whole-run grep (PORTAL_TEST_LOG, tests/support/log-grep.ts) finds none in this session's log, but would find each kind", () => {
+    expect(leaks(raw.join(''))).toEqual([]);
+    for (const bad of [
+      '{"password":"x1"}',
+      '{"to":"a.b@example.com"}',
+      '{"m":"13912345678"}',
+      '{"name":"张伟"}',
+      '{"h":"Bearer abcdefghijklmnopqrstuvwxyz"}',
+      `{"t":"${secrets[3]}"}`,
+    ])
+      expect(leaks(bad), bad).toHaveLength(1);
   });
 });
