@@ -135,7 +135,8 @@ function registerPoolGauges(registry: Registry, db: Db): void {
 async function metricsPlugin(app: FastifyInstance, opts: MetricsOptions) {
   const registry = new Registry();
   app.decorate('metrics', registry);
-  if (opts.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'portal_' });
+  // the event-loop monitor runs a timer: only where somebody scrapes (tests and the dev server build many apps)
+  if (opts.token && opts.processMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'portal_' });
 
   const requests = new Counter({
     name: 'portal_http_requests_total',
