@@ -5,7 +5,7 @@
  * `app.inject`. Nothing in it is per-process state another process needs: tokens, revocations,
  * counters, number series and files live in the database (or the directory beside SQLite).
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { dirname, join, resolve } from 'node:path';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -32,6 +32,9 @@ import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
 import { OutboxDispatcher, type DispatcherOptions } from './outbox/dispatcher.ts';
+import healthRoutes from './ops/health.ts';
+import metricsPlugin from './ops/metrics.ts';
+import requestLog, { requestIdOf } from './ops/request-log.ts';
 
 /** The outbox dispatcher's settings (JSON, so a forked test server can take them too). */
 export type OutboxAppOptions = Omit<DispatcherOptions, 'clock' | 'random' | 'log'> & {
@@ -78,6 +81,12 @@ export interface AppOptions {
   passwordReset?: PasswordResetOptions;
   /** the outbox of the external exchange (server/outbox/): where its interfaces' endpoints are, and whether this process sends */
   outbox?: OutboxAppOptions;
+  /** GET /metrics answers scrapes that send this bearer token (PORTAL_METRICS_TOKEN); unset: no metrics route (server/ops/metrics.ts) */
+  metricsToken?: string;
+  /** a worker of a cluster (PORTAL_WORKERS > 1): /metrics answers the whole cluster's figures, gathered by the primary */
+  clusterMetrics?: boolean;
+  /** take a well-formed X-Request-Id from the proxy in front as the request id (PORTAL_TRUST_REQUEST_ID=on) */
+  trustRequestId?: boolean;
 }
 
 /** Where .eml files go without SMTP: PORTAL_MAIL_DIR, else `mail/` beside the SQLite file, else `data/mail`. */
@@ -117,8 +126,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 1024 * 1024,
-    // request ids in logs; error ids in 5xx answers point at them
-    genReqId: () => crypto.randomUUID(),
+    // request ids in logs (a trusted proxy's X-Request-Id, or new); error ids in 5xx answers point at them
+    genReqId: requestIdOf(opts.trustRequestId ?? false),
+    // one line per request from server/ops/request-log.ts instead: route template, never the raw URL and its query
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
   });
@@ -136,6 +147,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  // /healthz, /readyz and /metrics (server/ops/): before the routes, so every route is measured
+  await app.register(healthRoutes, { db, migrationIds: () => migrations.map((m) => m.id) });
+  await app.register(metricsPlugin, { db, metadata, cluster: opts.clusterMetrics ?? false, ...(opts.metricsToken ? { token: opts.metricsToken } : {}) });
+  await app.register(requestLog, { resources: Object.values(metadata.entities).map((e) => e.resource) });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

@@ -24,6 +24,8 @@ export interface Config {
   mail: { smtpUrl?: string; dir?: string; from?: string };
   /** the outbox dispatcher: PORTAL_OUTBOX (on unless "off"), PORTAL_OUTBOX_INTERVAL_MS (default 2000); endpoints: server/outbox/endpoints.ts */
   outbox: { enabled: boolean; intervalMs: number };
+  /** operations (docs/operations.md): PORTAL_DRAIN_MS, not-ready time before a stopping process closes (default 3000); PORTAL_METRICS_TOKEN, the bearer token of GET /metrics (unset: no metrics); PORTAL_TRUST_REQUEST_ID=on, take the proxy's X-Request-Id */
+  ops: { drainMs: number; metricsToken?: string; trustRequestId: boolean };
 }
 
 function checkSecret(s: string): string {
@@ -78,6 +80,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const intervalMs = Number(env.PORTAL_OUTBOX_INTERVAL_MS ?? 2000);
   if (!Number.isInteger(intervalMs) || intervalMs < 50 || intervalMs > 3_600_000)
     throw new Error(`PORTAL_OUTBOX_INTERVAL_MS must be a whole number of milliseconds from 50 to 3600000, not "${env.PORTAL_OUTBOX_INTERVAL_MS}"`);
+  const drainMs = Number(env.PORTAL_DRAIN_MS ?? 3000);
+  if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs > 120_000)
+    throw new Error(`PORTAL_DRAIN_MS must be a whole number of milliseconds from 0 to 120000, not "${env.PORTAL_DRAIN_MS}"`);
+  const metricsToken = env.PORTAL_METRICS_TOKEN || undefined;
+  if (metricsToken && metricsToken.length < 16) throw new Error('PORTAL_METRICS_TOKEN must be at least 16 characters');
+  const trust = env.PORTAL_TRUST_REQUEST_ID ?? 'off';
+  if (trust !== 'on' && trust !== 'off') throw new Error(`PORTAL_TRUST_REQUEST_ID must be "on" or "off", not "${trust}"`);
   return {
     port,
     host,
@@ -93,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(env.PORTAL_MAIL_FROM ? { from: env.PORTAL_MAIL_FROM } : {}),
     },
     outbox: { enabled: outboxSwitch === 'on', intervalMs },
+    ops: { drainMs, trustRequestId: trust === 'on', ...(metricsToken ? { metricsToken } : {}) },
   };
 }

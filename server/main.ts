@@ -20,6 +20,7 @@ import { loadConfig, type Config } from './config.ts';
 import { describeTarget } from './db/open.ts';
 import { checkMetadata, generatedHash, startupMessage, StartupError } from './startup.ts';
 import { log, loggerOptions, prepare } from './prepare.ts';
+import { drainAndClose } from './ops/health.ts';
 
 /** A worker's exit code for "this will not get better by trying again" (EX_CONFIG). */
 const EXIT_CANNOT_START = 78;
@@ -47,9 +48,14 @@ async function serve(config: Config, secret: string): Promise<void> {
     outbox: config.outbox,
     // secrets never reach the log, whatever a serializer adds later (prepare.ts)
     logger: loggerOptions(),
+    ...(config.ops.metricsToken ? { metricsToken: config.ops.metricsToken } : {}),
+    trustRequestId: config.ops.trustRequestId,
+    // a worker's /metrics answers for every worker (server/ops/cluster-metrics.ts)
+    clusterMetrics: cluster.isWorker,
   });
+  // not ready first, then the requests in flight finish (server/ops/health.ts)
   const close = async () => {
-    await app.close();
+    await drainAndClose(app, config.ops.drainMs);
     process.exit(0);
   };
   process.on('SIGINT', close);
@@ -102,6 +108,7 @@ if (cluster.isWorker) {
     let stopping = false;
     let failed = false;
     const start = () => cluster.fork({ JWT_SECRET: secret });
+    if (settings.ops.metricsToken) (await import('./ops/cluster-metrics.ts')).answerClusterScrapes();
     for (let i = 0; i < settings.workers; i++) start();
     let reported = false;
     cluster.on('message', (_w, msg: { cannotStart?: string } | undefined) => {
@@ -117,7 +124,8 @@ if (cluster.isWorker) {
       if (stopping) return;
       stopping = true;
       for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-      setTimeout(() => process.exit(failed ? 1 : 0), 5000).unref();
+      // the workers drain (PORTAL_DRAIN_MS) and finish their requests first
+      setTimeout(() => process.exit(failed ? 1 : 0), settings.ops.drainMs + 10_000).unref();
     };
     cluster.on('exit', (worker, code, signal) => {
       // a worker that cannot start has printed why (the port is taken, ...): starting it again would only repeat it

@@ -43,7 +43,7 @@ const GENERIC_OPERATIONS: Record<string, EntityOperation> = { 'POST ': 'create',
 const REFUSED_TO_ALL = 'refusedToAll' as const;
 
 /** The prefixes of the API; other routes (the admin's static files) are not part of the contract. */
-export const API_PREFIXES = ['/api/', '/connect/', '/supplierApi/'];
+export const API_PREFIXES = ['/api/', '/connect/', '/supplierApi/', '/healthz', '/readyz', '/metrics'];
 export const isApiRoute = (url: string): boolean => API_PREFIXES.some((p) => url.startsWith(p));
 
 const pascal = (s: string): string => s.replace(/(^|[-_\s])([a-z])/g, (_m, _p, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase());
@@ -496,6 +496,7 @@ const TAG_TEXT: Record<string, string> = {
   session: 'Login, logout and the session (the legacy calls of the spec, with their envelope `{ status, data }`)',
   account: "The caller's own account: user info, profile, password, two-step verification",
   metadata: 'The compiled metadata and this document',
+  operations: 'For load balancers, supervisors and monitoring: liveness, readiness, Prometheus metrics (docs/operations.md)',
 };
 
 export function buildOpenApi(opts: {

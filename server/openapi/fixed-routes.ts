@@ -8,7 +8,7 @@
  */
 
 export interface FixedRouteDoc {
-  tag: 'session' | 'account' | 'metadata';
+  tag: 'session' | 'account' | 'metadata' | 'operations';
   operationId: string;
   summary: string;
   description?: string;
@@ -82,6 +82,7 @@ const tokenError = {
     expires_in: { type: 'integer' },
   },
 };
+const probe = (values: string[]) => ({ type: 'object', required: ['status'], properties: { status: { enum: values } } });
 const refreshed = { 'x-refreshed-token': { schema: { type: 'string' }, description: 'a fresh token for this session' } };
 const text = (media: string, description: string) => ({ '200': { description, content: { [media]: { schema: { type: 'string' } } } } });
 
@@ -266,6 +267,34 @@ export function fixedRouteDocs(): Record<string, FixedRouteDoc> {
       anonymous: true,
       summary: 'The style sheet of the documentation page',
       responses: text('text/css', 'the style sheet'),
+    },
+    'GET /healthz': {
+      tag: 'operations',
+      operationId: 'operations.health',
+      anonymous: true,
+      summary: 'Liveness: the process answers (no database call); a supervisor restarts a process that does not',
+      responses: { '200': { description: 'alive', content: json(probe(['ok'])) } },
+    },
+    'GET /readyz': {
+      tag: 'operations',
+      operationId: 'operations.ready',
+      anonymous: true,
+      summary: 'Readiness: the database answers within a short timeout, every migration is applied and the process is not shutting down',
+      description:
+        'A load balancer sends requests only to processes that answer 200. A process that is shutting down answers 503 `draining` while it finishes its requests.',
+      responses: {
+        '200': { description: 'ready', content: json(probe(['ready'])) },
+        '503': { description: 'not ready (the reason is logged, not told)', content: json(probe(['unavailable', 'draining'])) },
+      },
+    },
+    'GET /metrics': {
+      tag: 'operations',
+      operationId: 'operations.metrics',
+      anonymous: true,
+      summary:
+        'Prometheus metrics of the answering process (text format 0.0.4), for a scraper that sends `Authorization: Bearer <PORTAL_METRICS_TOKEN>`; 404 when that variable is unset',
+      responses: text('text/plain', 'the metrics'),
+      errors: [401, 404],
     },
   };
 }

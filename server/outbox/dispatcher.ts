@@ -467,6 +467,11 @@ export class OutboxDispatcher {
         else failed++;
       }
     });
+    // an operator follows a record to its messages by reference and message id (never the payload)
+    this.opts.log?.info(
+      { event: 'outbox', messageIds: batch.map((m) => m.id), references: batch.map((m) => m.reference), httpStatus: o.status, sent, failed },
+      failed ? 'outbox: batch not taken' : 'outbox: batch sent',
+    );
     return { sent, failed };
   }
 }

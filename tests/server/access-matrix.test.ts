@@ -216,3 +216,16 @@ describe('the matrix covers what the metadata declares', () => {
     expect(empty).toEqual([]);
   });
 });
+
+describe('operations routes (server/ops/)', () => {
+  it('/healthz and /readyz answer anybody alike; /metrics is absent for everybody without PORTAL_METRICS_TOKEN', async () => {
+    for (const c of [null, ...callers]) {
+      const headers = c ? bearer(c.token) : {};
+      const who = c?.name ?? 'anonymous';
+      expect((await t.app.inject({ method: 'GET', url: '/healthz', headers })).json(), who).toEqual({ status: 'ok' });
+      expect((await t.app.inject({ method: 'GET', url: '/readyz', headers })).json(), who).toEqual({ status: 'ready' });
+      // a session token is no metrics token: the route does not exist here
+      expect((await t.app.inject({ method: 'GET', url: '/metrics', headers })).statusCode, who).toBe(404);
+    }
+  });
+});

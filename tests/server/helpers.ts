@@ -17,6 +17,7 @@ import { metadata } from '../../server/generated/index.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import { createTestDatabase } from '../support/postgres.ts';
+import { testLogger } from '../support/log-grep.ts';
 
 export type Backend = 'sqlite' | 'postgres';
 export const BACKEND: Backend = process.env.PORTAL_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
@@ -67,6 +68,8 @@ export async function build(opts: { seed?: boolean; scale?: number; app?: Partia
     loginRateLimit: 100_000,
     writesPerMinute: 100_000,
     accountAttemptsPerMinute: 100_000,
+    // PORTAL_TEST_LOG=FILE: every test app logs there, for the log grep (tests/support/log-grep.ts)
+    ...(process.env.PORTAL_TEST_LOG ? { logger: testLogger() } : {}),
     ...opts.app,
   });
   if (opts.seed !== false) await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS, scale: opts.scale ?? 1, files: app.fileStore });

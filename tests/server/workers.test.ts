@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { targetOf } from '../../server/app.ts';
 import { openDb } from '../../server/db/open.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { BACKEND, testDatabase } from './helpers.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -41,6 +42,7 @@ let allListening = false;
 const seenWorkers = new Set<number>();
 let token = '';
 
+const METRICS_TOKEN = 'workers-metrics-token-0123456789';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function freePort(): Promise<number> {
@@ -208,6 +210,7 @@ beforeAll(async () => {
     PORTAL_WORKERS: '2',
     PORTAL_SEED: 'demo',
     LOG_LEVEL: 'warn',
+    PORTAL_METRICS_TOKEN: METRICS_TOKEN,
     ...(database.options.databaseUrl ? { DATABASE_URL: database.options.databaseUrl } : { PORTAL_DB: database.options.dbFile! }),
   });
   // its own process group: the last-resort cleanup can end the primary and its workers together
@@ -307,6 +310,16 @@ describe(`npm start with PORTAL_WORKERS=2 (${BACKEND})`, () => {
     const sequential: number[] = [];
     for (let i = 0; i < 10; i++) sequential.push((await authed('/api/orders?range=[0,0]')).status);
     expect(sequential).toEqual(sequential.map(() => 200));
+  });
+
+  it("one scrape of /metrics counts every worker's requests (the primary aggregates them)", async () => {
+    // the test before sent 30 order lists, spread over both workers: the sum is 30, whichever worker answers the scrape
+    const r = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(r.status).toBe(200);
+    const families = parsePrometheusTextFormat(await r.text());
+    const requests = families.find((f) => f.name === 'portal_http_requests_total')!;
+    const orders = requests.metrics.find((m) => m.labels?.route === '/api/orders' && m.labels?.method === 'GET' && m.labels?.status === '200');
+    expect(Number(orders?.value)).toBe(30);
   });
 
   it('a worker killed with SIGKILL is replaced; the other keeps answering; the token works on new workers', async () => {
