@@ -13,7 +13,7 @@ import type { CompiledScreen } from '../../../../codegen/runtime/model.ts';
 import { mayAction, mayButton } from '../access.ts';
 import { useActionRunner } from '../actions/useActionRunner.tsx';
 import { RecordForm } from '../form/RecordForm.tsx';
-import { RecordActionButtons, WithReason } from '../form/UnsavedChanges.tsx';
+import { navigateAfterSave, RecordActionButtons, WithReason } from '../form/UnsavedChanges.tsx';
 import { actionsForButtons, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
@@ -91,7 +91,7 @@ export function EditScreen({ screen }: { screen: CompiledScreen }): ReactElement
           record={record}
           canSave={canSave}
           onSaved={(saved) => {
-            if (!record) setParams({ id: String(saved.id) }, { replace: true });
+            if (!record) navigateAfterSave(() => setParams({ id: String(saved.id) }, { replace: true }));
           }}
           buttons={
             <>

@@ -35,13 +35,26 @@ export function useLeaveGuard(active: boolean, message: string): void {
   }, [active, message, navigator]);
 }
 
+/** set while the page itself moves on from a form it has just saved (create -> ?id=) */
+let movingOnAfterSave = false;
+
+/** Runs `go` (a navigation) without asking: the form's changes were just saved, its dirty state not reset yet. */
+export function navigateAfterSave(go: () => void): void {
+  movingOnAfterSave = true;
+  try {
+    go();
+  } finally {
+    movingOnAfterSave = false;
+  }
+}
+
 /** Makes the router's push and replace ask `message` first; returns the undo. */
 function askBeforeNavigating(navigator: Navigator, message: string): () => void {
   const { push, replace } = navigator;
   const guarded =
     <A extends unknown[]>(go: (...args: A) => void) =>
     (...args: A) => {
-      if (window.confirm(message)) go(...args);
+      if (movingOnAfterSave || window.confirm(message)) go(...args);
     };
   navigator.push = guarded(push);
   navigator.replace = guarded(replace);
