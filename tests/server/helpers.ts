@@ -146,7 +146,12 @@ export function multipart(fields: Record<string, string>, file?: { name: string;
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 
 /** Uploads `rows` to the fee import as a workbook made from its template (the form's and the API's one way in). */
-export function importFeeRows(app: FastifyInstance, token: string, rows: Record<string, unknown>[], lang = 'en-US'): Promise<LightMyRequestResponse> {
+export function importFeeRows(
+  app: FastifyInstance,
+  token: string,
+  rows: Parameters<typeof feeItemTemplate>[2],
+  lang = 'en-US',
+): Promise<LightMyRequestResponse> {
   const m = multipart({}, { name: 'fees.xlsx', data: feeItemTemplate(metadata, 'en-US', rows).body });
   return app.inject({
     method: 'POST',

@@ -27,7 +27,7 @@ const count = async (table: string) => Number((await t.app.db.get<{ n: number }>
 const send = (method: 'POST' | 'PUT', url: string, payload: unknown, token = staff, lang = 'en-US') =>
   t.app.inject({ method, url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
 let n = 0;
-const feeItem = (over: Record<string, unknown> = {}) => ({
+const feeItem = (over: Record<string, string | number> = {}) => ({
   originalPartsCode: `SR-${++n}`,
   feePartsCode: `SR-F-${n}`,
   consultingFee: 10,
