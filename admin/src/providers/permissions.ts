@@ -127,6 +127,12 @@ export function canAccessSync(params: AccessParams): boolean {
  * warehouse, and reading the screen's resource (a screen the server would answer 403 on is neither in
  * the menu nor opened).
  */
+/** Why the user may not open the screen (the server's screenRefusal), null when it may. */
+export function screenRefusalOf(screen: CompiledScreen, user: PortalUser | null): ReturnType<typeof screenRefusal> {
+  if (screen.public) return null;
+  return user ? screenRefusal(screen, callerOf(user), entityOf(screen.resource)) : 'error.forbidden';
+}
+
 export function screenAllowed(screen: CompiledScreen, user: PortalUser | null): boolean {
   if (screen.public) return true;
   return !!user && !screenRefusal(screen, callerOf(user), entityOf(screen.resource));
