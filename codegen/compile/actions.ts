@@ -24,6 +24,7 @@ const INHERITED: (keyof RawField)[] = [
   'required',
   'default',
   'rules',
+  'lookup',
 ];
 
 /** The definition of an action input: as written, or the entity field's of the same name (with the input's own `required` and `default`). */

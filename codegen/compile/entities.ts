@@ -177,6 +177,12 @@ function compileEntity(ctx: CompileContext, env: FieldEnv, access: CompiledAcces
 
   const scopeOfEntity: EntityScope = { ctx, env, access, file, name, raw: e, fields, fieldOrder, hasField, isCode, grantOf };
   const actions = compileActions(scopeOfEntity);
+  // a lookup's `when` names code fields of this entity by their keys: the engine compares stored codes
+  for (const [pointer, fd] of [
+    ...Object.values(fields).map((f) => [`/fields/${f.name}/lookup/when`, f] as const),
+    ...Object.values(actions).flatMap((a) => Object.values(a.input).map((f) => [`/actions/${a.name}/input/${f.name}/lookup/when`, f] as const)),
+  ])
+    if (fd.lookup?.when) fd.lookup.when = stateCodes(fd.lookup.when, pointer);
   return {
     name,
     resource: e.resource,

@@ -86,7 +86,14 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
     ...(f.sessionDefault ? { sessionDefault: f.sessionDefault } : {}),
     ...(f.lookup
       ? {
-          lookup: { entity: f.lookup.entity, field: f.lookup.field, scopedBy: f.lookup.scopedBy ?? {}, messageKey: f.lookup.messageKey ?? 'validation.lookup' },
+          lookup: {
+            entity: f.lookup.entity,
+            field: f.lookup.field,
+            scopedBy: f.lookup.scopedBy ?? {},
+            messageKey: f.lookup.messageKey ?? 'validation.lookup',
+            // code keys here; entities.ts turns them into stored codes once every field is known
+            ...(f.lookup.when ? { when: f.lookup.when } : {}),
+          },
         }
       : {}),
   };

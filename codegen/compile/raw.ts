@@ -30,7 +30,7 @@ export interface RawField {
   identifier?: boolean;
   autoNumber?: { prefix: string; digits: number };
   sessionDefault?: CompiledField['sessionDefault'];
-  lookup?: { entity: string; field: string; scopedBy?: Record<string, string>; messageKey?: string };
+  lookup?: { entity: string; field: string; scopedBy?: Record<string, string>; messageKey?: string; when?: Record<string, string[]> };
 }
 export interface RawAction {
   labelKey?: string;

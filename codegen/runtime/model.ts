@@ -54,7 +54,8 @@ export interface CompiledField {
    * scopedBy[theirs] equal this record's scopedBy keys (server check, 400 field error messageKey);
    * forms offer the values as an autocomplete.
    */
-  lookup?: { entity: string; field: string; scopedBy: Record<string, string>; messageKey: string };
+  /** when: the lookup applies only while these code fields of the record (or action input) hold one of these stored codes */
+  lookup?: { entity: string; field: string; scopedBy: Record<string, string>; messageKey: string; when?: Record<string, string[]> };
 }
 
 /** Row condition of a grant: field -> allowed stored values */

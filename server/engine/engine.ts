@@ -26,6 +26,7 @@ import type {
   UploadedFile,
 } from './handler-types.ts';
 import { HookRunner, type HookTable } from './hooks.ts';
+import { lookupErrors, type LookupScope } from './lookups.ts';
 
 type Rec = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -386,40 +387,15 @@ export class Engine {
     }
   }
 
-  /**
-   * metadata `lookup`: a value written to a lookup field must name a record of the target entity
-   * that the caller can read (its read scope) and whose scopedBy fields equal this record's (the
-   * written values, else the stored ones); otherwise a field error with the lookup's message. A
-   * supplier's adjustment can then only name a part of its own child-part stock at this PDC.
-   */
+  /** The lookups of the caller (server/engine/lookups.ts): the target read within the caller's read scope. */
+  private lookupScope(p: Principal): LookupScope {
+    return { meta: this.meta, readScope: (target) => this.readScope(target, p), and: (...parts) => this.and(...parts) };
+  }
+
+  /** metadata `lookup`s among written values (lookups.ts); the stored record fills the fields an update leaves out. */
   private async checkLookups(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null, errors: FieldErrors): Promise<void> {
-    let current: Rec | undefined;
-    for (const [n, v] of Object.entries(values)) {
-      const lookup = fieldOf(e, n)?.lookup;
-      if (!lookup || v === null || v === undefined || v === '') continue;
-      const target = this.meta.entities[lookup.entity];
-      let scope: SqlPart;
-      try {
-        scope = this.readScope(target, p);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        errors[n] = { key: lookup.messageKey };
-        continue;
-      }
-      const conds: SqlPart[] = [{ sql: `a.${quote(target.fields[lookup.field].column)} = ?`, params: [v] }];
-      for (const [mine, theirs] of Object.entries(lookup.scopedBy)) {
-        if (!(mine in values) && selfId !== null && !current) current = await this.selectById(q, e, selfId, null);
-        const mv = mine in values ? values[mine] : current?.[mine];
-        conds.push(
-          mv === null || mv === undefined
-            ? { sql: `a.${quote(target.fields[theirs].column)} IS NULL`, params: [] }
-            : { sql: `a.${quote(target.fields[theirs].column)} = ?`, params: [mv] },
-        );
-      }
-      const where = this.and(...conds, scope);
-      if (!(await q.get(`SELECT 1 AS x FROM ${quote(target.table)} a WHERE ${where.sql}`, where.params)))
-        errors[n] = { key: lookup.messageKey, args: { value: String(v) } };
-    }
+    const found = await lookupErrors(q, this.lookupScope(p), e.fields, values, async () => (selfId !== null ? this.selectById(q, e, selfId, null) : undefined));
+    for (const [n, x] of Object.entries(found)) errors[n] ??= x;
   }
 
   /**
@@ -776,9 +752,13 @@ export class Engine {
       insert: (name, values) => this.insertRow(q, entity(name), values, p, now),
       update: (name, id, patch) => this.updateRow(q, entity(name), id, patch, p, now, 'update'),
       nextNumber: (series) => this.nextNumber(q, series),
-      validateRecord: (name, operation, before, values) => {
+      // the entity's validate hook and its lookups, as a create or update through the API would check them
+      validateRecord: async (name, operation, before, values) => {
         const e = entity(name);
-        return this.hooks.fieldErrors(this.services(q, p, now), e, operation, before, HookRunner.after(e, operation, before, values));
+        const written = operation === 'delete' ? {} : values;
+        const errors = { ...(await lookupErrors(q, this.lookupScope(p), e.fields, written, async () => before ?? undefined)) };
+        Object.assign(errors, await this.hooks.fieldErrors(this.services(q, p, now), e, operation, before, HookRunner.after(e, operation, before, values)));
+        return Object.keys(errors).length ? errors : null;
       },
     };
   }
@@ -901,6 +881,9 @@ export class Engine {
     await this.tx(async (q) => {
       const svc = this.services(q, p, now);
       outcome = undefined;
+      // lookup inputs (a registration's supplier code) name existing records, as fields do
+      const inputErrors = await lookupErrors(q, this.lookupScope(p), a.input, input, async () => undefined);
+      if (Object.keys(inputErrors).length) throw validationFailed(inputErrors);
       if (a.collection) {
         const ctx: CollectionContext<Rec> = { ...svc, entity: e, action: a, input, ...(file ? { file } : {}) };
         result = await this.handlers[`${e.name}.${a.name}`](ctx);

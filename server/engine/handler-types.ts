@@ -41,7 +41,7 @@ export interface HandlerServices {
   /** next value of a named number series, kept in the database */
   nextNumber(series: string): Promise<number>;
   /**
-   * The field errors the entity's validate hook (hook-types.ts) finds for a write that `insert` or
+   * The field errors the entity's lookups (lookups.ts) and validate hook (hook-types.ts) find for a write that `insert` or
    * `update` is about to make (they run no hooks themselves), or null: handlers that write records
    * the way create and update do (an import) keep the same rules. `values`: the given values
    * (create) or the change (update), applied over `before`.

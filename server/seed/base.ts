@@ -1,5 +1,5 @@
 /**
- * The demo accounts and warehouses of docs/design.md section 5 (a contract: tests and the README rely
+ * The demo accounts, warehouses and suppliers of docs/design.md section 5 (a contract: tests and the README rely
  * on them) and a few notices. Passwords are hashed with the given cost (production by default).
  */
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
@@ -7,7 +7,7 @@ import { hashPassword, type ScryptParams } from '../engine/passwords.ts';
 import type { RowWriter } from './writer.ts';
 
 /** The entities this module fills. */
-export const BASE_ENTITIES = ['warehouse', 'account', 'notice'] as const;
+export const BASE_ENTITIES = ['warehouse', 'supplier', 'account', 'notice'] as const;
 
 export const DEMO_PASSWORD = 'demo2026A';
 export const INITIAL_PASSWORD = 'init2026A';
@@ -91,6 +91,8 @@ export async function seedBase(w: RowWriter, meta: CompiledMetadata, hashParams:
   const hashes = new Map<string, string>();
   for (const pw of new Set(DEMO_ACCOUNTS.map((a) => a.password))) hashes.set(pw, await hashPassword(pw, hashParams));
   for (const wh of DEMO_WAREHOUSES) w.insert('warehouse', { ...wh });
+  // the supplier master every typed supplier code must name (metadata lookups)
+  for (const s of DEMO_SUPPLIERS) w.insert('supplier', { supplierCode: s.code, supplierName: s.nameZh });
   for (const a of DEMO_ACCOUNTS) {
     w.insert('account', {
       userId: a.userId,

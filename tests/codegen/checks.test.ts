@@ -53,6 +53,13 @@ describe('codegen cross-reference checks', () => {
     await expectError('entities/stock-adjustment.json', '/fields/partsCode/lookup/scopedBy/supplierCod', /which this entity does not have/);
   });
 
+  it("a lookup's when names a code field of the entity and keys of its code table", async () => {
+    edit('entities/account.json', (j) => (j.fields.departmentId.lookup.when = { acountType: ['supplier'] }));
+    await expectError('entities/account.json', '/fields/departmentId/lookup/when/acountType', /unknown field "acountType"/);
+    edit('entities/account.json', (j) => (j.fields.departmentId.lookup.when = { accountType: ['suplier'] }));
+    await expectError('entities/account.json', '/fields/departmentId/lookup/when/accountType/0', /suplier/);
+  });
+
   it('unknown code table', async () => {
     edit('entities/notice.json', (j) => (j.fields.status.codeTable = 'noticeStatuz'));
     await expectError('entities/notice.json', '/fields/status/codeTable', /unknown code table "noticeStatuz"/);

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { expect, test as base, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { CompiledAction, CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
 import { t } from './pages/screens.ts';
+import { screenRefusal } from '../../codegen/runtime/access-rules.ts';
 import { axeViolations, cutOffText, otherLanguage, pinnedColumnCuts, unlabelledInputs } from './metadata/checks.ts';
 import {
   LOCALES,
@@ -416,9 +417,15 @@ async function checkMenu(session: Session): Promise<string[]> {
   if (JSON.stringify(paths) !== JSON.stringify(expected)) problems.push(`menu [${paths}] but the matrix opens [${expected}]`);
   for (const s of metadata.screens.filter((x) => !SHELL_KINDS.includes(x.kind) && !mayOpen(x, persona))) {
     await goInApp(page, s.path);
-    await expect(page, `${s.name} is refused to ${persona.key}`).toHaveURL(/\/401$/);
-    await expect(page.getByTestId('error-page-401')).toBeVisible();
-    problems.push(...(await otherLanguage(page, locale, session.data)).map((x) => `401 page for ${s.name}: other language: ${x}`));
+    if (screenRefusal(s, persona, entityOf(s)) === 'error.notClaimWarehouse') {
+      // a claim screen at another warehouse says why and offers the switch, in the layout
+      await expect(page, `${s.name} stays at its address for ${persona.key}`).toHaveURL(new RegExp(`${s.path.replace(/[/]/g, '\\/')}$`));
+      await expect(page.getByTestId('claim-warehouse-only')).toContainText(t(locale, 'ui.claimWarehouseOnly'));
+    } else {
+      await expect(page, `${s.name} is refused to ${persona.key}`).toHaveURL(/\/401$/);
+      await expect(page.getByTestId('error-page-401')).toBeVisible();
+    }
+    problems.push(...(await otherLanguage(page, locale, session.data)).map((x) => `refusal page for ${s.name}: other language: ${x}`));
   }
   await goInApp(page, '/dashboard');
   await expect(menu(page)).toBeVisible();

@@ -86,11 +86,17 @@ test.describe('login and menus by role', () => {
     await expect.poll(() => menuPaths(page)).toEqual([...USER_MENU, '/interface/log', '/account/list']);
   });
 
-  test('claim screens are blocked when the warehouse is not a claim warehouse', async ({ page }) => {
+  test('claim screens are blocked when the warehouse is not a claim warehouse: a deep link says why and offers the switch', async ({ page }) => {
     await login(page, 'sup01', { warehouse: 'PDC02' });
     await expect.poll(() => menuPaths(page)).not.toContain('/claim/list');
     await page.goto('/claim/list');
-    await expect(page).toHaveURL(/\/401$/);
+    await expect(page).toHaveURL(/\/claim\/list$/);
+    await expect(page.getByTestId('claim-warehouse-only')).toContainText('索赔功能仅在索赔仓库可用');
+    await expect(page.getByTestId('screen-claimList')).toHaveCount(0);
+    await page.getByTestId('switch-to-PDC01').click();
+    // the screens' chunk loads now, for the first time on this page (a loaded machine takes a while)
+    await expect(page.getByTestId('screen-claimList')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('warehouse-switch')).toContainText('PDC01');
   });
 
   test('changing the warehouse replaces the token and the routes', async ({ page }) => {

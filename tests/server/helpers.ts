@@ -16,6 +16,7 @@ import { seedDatabase } from '../../server/seed/index.ts';
 import { metadata } from '../../server/generated/index.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
+import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import { testLogger } from '../support/log-grep.ts';
 
@@ -146,3 +147,19 @@ export function multipart(fields: Record<string, string>, file?: { name: string;
 }
 
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+
+/** Uploads `rows` to the fee import as a workbook made from its template (the form's and the API's one way in). */
+export function importFeeRows(
+  app: FastifyInstance,
+  token: string,
+  rows: Parameters<typeof feeItemTemplate>[2],
+  lang = 'en-US',
+): Promise<LightMyRequestResponse> {
+  const m = multipart({}, { name: 'fees.xlsx', data: feeItemTemplate(metadata, 'en-US', rows).body });
+  return app.inject({
+    method: 'POST',
+    url: '/api/consulting-fee-items/actions/import',
+    headers: { ...bearer(token), ...m.headers, 'accept-language': lang },
+    payload: m.payload,
+  });
+}

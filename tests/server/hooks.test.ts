@@ -17,9 +17,8 @@ import type { Principal } from '../../server/engine/principal.ts';
 import { AppError } from '../../server/engine/errors.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import { validatePrices } from '../../server/hooks/consulting-fee-items.ts';
-import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
-import { bearer, build, login, multipart, type TestApp } from './helpers.ts';
+import { bearer, build, importFeeRows, login, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let staff: string;
@@ -107,13 +106,7 @@ describe('consulting fee item: urgent order price at least the ordinary sales pr
         urgentOrderPrice: 8,
       },
     ];
-    const m = multipart({}, { name: 'fees.xlsx', data: feeItemTemplate(metadata, 'en-US', rows).body });
-    const r = await t.app.inject({
-      method: 'POST',
-      url: '/api/consulting-fee-items/actions/import',
-      headers: { ...bearer(staff), ...m.headers, 'accept-language': 'en-US' },
-      payload: m.payload,
-    });
+    const r = await importFeeRows(t.app, staff, rows);
     expect(r.statusCode, r.body).toBe(400);
     expect(r.json()).toMatchObject({ code: 'error.importFailed', errors: { 'row3.urgentOrderPrice': KEY } });
     expect(Object.keys(r.json().errors)).toEqual(['row3.urgentOrderPrice']);

@@ -17,20 +17,14 @@ import { HOME_PATH, screenForPath } from '../routing/routeTable.ts';
 import { useWarehouses, warehouseLabel } from '../auth/warehouses.ts';
 import { SESSION_QUERY_KEY } from '../providers/hooks.ts';
 
-export function WarehouseSwitch() {
-  const translate = useTranslate();
+/** Switches the session to another warehouse; a screen the new warehouse refuses goes home (used by the header's switch and the claim-warehouse notice). */
+export function useWarehouseChooser(): (code: string) => Promise<void> {
   const notify = useNotify();
   const navigate = useNavigate();
   const location = useLocation();
   const queryClient = useQueryClient();
-  const [locale] = useLocaleState();
   const user = useUser();
-  const { warehouses } = useWarehouses();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const current = warehouses.find((w) => w.code === user?.warehouseCode);
-
-  const choose = async (code: string) => {
-    setAnchor(null);
+  return async (code: string) => {
     if (!user || code === user.warehouseCode) return;
     try {
       const json = await legacyPost<{ access_token: string }>('/connect/warehouse', { warehouse: code });
@@ -45,6 +39,20 @@ export function WarehouseSwitch() {
     } catch (e) {
       notify((e as Error).message || 'error.generic', { type: 'error' });
     }
+  };
+}
+
+export function WarehouseSwitch() {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const user = useUser();
+  const { warehouses } = useWarehouses();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const current = warehouses.find((w) => w.code === user?.warehouseCode);
+  const switchTo = useWarehouseChooser();
+  const choose = async (code: string) => {
+    setAnchor(null);
+    await switchTo(code);
   };
 
   return (

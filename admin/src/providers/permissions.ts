@@ -68,20 +68,25 @@ function operationAllowed(e: CompiledEntity, op: Operation, user: PortalUser, re
   return true;
 }
 
+/** A supplier-scoped user who is none of the suppliers the action's supplierFields name on the record (a line of another direct supplier). */
+function notTheActingSupplier(a: CompiledAction, user: PortalUser, record: Record<string, unknown>): boolean {
+  if (!a.supplierFields || user.roleId === 'admin' || !metadata.access.profiles[user.profile]?.supplierScoped) return false;
+  if (!a.supplierFields.some((f) => f in record)) return false;
+  return !a.supplierFields.some((f) => record[f] !== undefined && record[f] !== null && String(record[f]) === String(user.departmentId ?? ''));
+}
+
+/** The logged-in user is not the supplier that may run `a` on `record` (its reason: error.notActingSupplier, not the state). */
+export function notActingSupplierSync(a: CompiledAction, record: Record<string, unknown>): boolean {
+  const user = getToken() ? getUser() : null;
+  return !!user && notTheActingSupplier(a, user, record);
+}
+
 function actionAllowed(a: CompiledAction, user: PortalUser, record?: Record<string, unknown> | null): boolean {
   const g = grantFor(a.allow, user);
   if (!g || !matches(g.where, record)) return false;
   // of the suppliers a row names, only those in the action's supplierFields may run it (e.g. the
   // direct supplier ships); a record without those fields does not block (the server decides)
-  if (
-    record &&
-    a.supplierFields &&
-    user.roleId !== 'admin' &&
-    metadata.access.profiles[user.profile]?.supplierScoped &&
-    a.supplierFields.some((f) => f in record)
-  ) {
-    if (!a.supplierFields.some((f) => record[f] !== undefined && record[f] !== null && String(record[f]) === String(user.departmentId ?? ''))) return false;
-  }
+  if (record && notTheActingSupplier(a, user, record)) return false;
   // with a record, the action must also be legal in the record's state (docs/design.md 3.10)
   if (record && a.statusField && a.from && record[a.statusField] !== undefined && record[a.statusField] !== null) {
     return a.from.includes(String(record[a.statusField]));
@@ -122,6 +127,12 @@ export function canAccessSync(params: AccessParams): boolean {
  * warehouse, and reading the screen's resource (a screen the server would answer 403 on is neither in
  * the menu nor opened).
  */
+/** Why the user may not open the screen (the server's screenRefusal), null when it may. */
+export function screenRefusalOf(screen: CompiledScreen, user: PortalUser | null): ReturnType<typeof screenRefusal> {
+  if (screen.public) return null;
+  return user ? screenRefusal(screen, callerOf(user), entityOf(screen.resource)) : 'error.forbidden';
+}
+
 export function screenAllowed(screen: CompiledScreen, user: PortalUser | null): boolean {
   if (screen.public) return true;
   return !!user && !screenRefusal(screen, callerOf(user), entityOf(screen.resource));

@@ -6,11 +6,12 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { Loading } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
-import { screenAllowed } from '../providers/permissions.ts';
+import { screenAllowed, screenRefusalOf } from '../providers/permissions.ts';
 import { useUser } from '../providers/hooks.ts';
 import { addTab, tagsStore } from '../layout/tagsStore.ts';
 import { UNAUTHORIZED_PATH } from './routeTable.ts';
 import { useDocumentTitle } from './useDocumentTitle.ts';
+import { ClaimWarehouseOnly } from './ClaimWarehouseOnly.tsx';
 
 // the screens are a separate chunk: the shell (login, layout) loads without them
 const ScreenPage = lazy(() => import('../screens').then((m) => ({ default: m.ScreenPage })));
@@ -28,6 +29,8 @@ export function ScreenRoute({ screen }: { screen: CompiledScreen }) {
     );
   }, [allowed, location.pathname, location.search, screen.titleKey, screen.pinned]);
 
+  // a claim screen at a non-claim warehouse says so and offers the switch (not a bare 401)
+  if (!allowed && screenRefusalOf(screen, user) === 'error.notClaimWarehouse') return <ClaimWarehouseOnly />;
   if (!allowed) return <Navigate to={UNAUTHORIZED_PATH} replace />;
   return (
     <Suspense fallback={<Loading />}>

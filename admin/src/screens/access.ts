@@ -5,7 +5,7 @@
  * editableWhen/deletableWhen). Everything is synchronous: no per-row network checks.
  */
 import type { CompiledAction, CompiledEntity, CompiledScreen } from '../../../codegen/runtime/model.ts';
-import { canAccessSync } from '../providers/permissions.ts';
+import { canAccessSync, notActingSupplierSync } from '../providers/permissions.ts';
 import { metadata } from './meta.ts';
 
 type Rec = Record<string, unknown> | null | undefined;
@@ -25,6 +25,26 @@ export function mayAction(screen: CompiledScreen, resource: string, a: CompiledA
     if (v === undefined || v === null || !a.from.includes(String(v))) return false;
   }
   return canAccessSync({ action: a.name, resource, ...(record ? { record } : {}) });
+}
+
+/** The record's state is one the action starts from (or the action names none). */
+export const inFromState = (a: CompiledAction, r: Record<string, unknown>): boolean => !a.statusField || !a.from || a.from.includes(String(r[a.statusField]));
+
+/** A record's name in messages, as the server's: its identifyBy fields (default: the title field) joined with '/'. */
+export const recordLabel = (e: CompiledEntity, r: Record<string, unknown>): string => (e.identifyBy ?? [e.titleField]).map((n) => String(r[n] ?? '')).join('/');
+
+/** Why `a` may not run on these records: another supplier's line names the records (error.notActingSupplier), else their state; undefined when it may. */
+export function actionRefusal(
+  screen: CompiledScreen,
+  e: CompiledEntity,
+  a: CompiledAction,
+  records: readonly Record<string, unknown>[],
+): { key: string; args?: Record<string, string> } | undefined {
+  const refused = records.filter((r) => !mayAction(screen, e.resource, a, r));
+  if (!refused.length) return undefined;
+  const others = refused.filter((r) => notActingSupplierSync(a, r));
+  if (others.length) return { key: 'error.notActingSupplier', args: { items: others.map((r) => recordLabel(e, r)).join(', ') } };
+  return { key: a.illegalTransitionKey };
 }
 
 export const mayResource = (resource: string, action: string, record?: Rec): boolean => canAccessSync({ action, resource, ...(record ? { record } : {}) });

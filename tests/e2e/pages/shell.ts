@@ -60,9 +60,8 @@ export async function menuPaths(page: Page): Promise<string[]> {
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
 }
 
-/** Opens a page through the menu (opening its group first when needed). */
-/** Opens a menu entry; `clickTimeout` bounds the wait for a clickable entry (a dialog may cover it). */
-export async function openViaMenu(page: Page, path: string, clickTimeout?: number): Promise<void> {
+/** Clicks a menu entry (opening its group first when needed); `clickTimeout` bounds the wait for a clickable entry (a dialog may cover it). */
+export async function clickMenuItem(page: Page, path: string, clickTimeout?: number): Promise<void> {
   const item = page.getByTestId('menu').locator(`[data-testid="menu-item"][data-path="${path}"]`);
   // entries of a group sit in the Collapse right after the group's button; ask the group, not the
   // entry's visibility (an entry of a group that is closing is still visible for a moment)
@@ -73,6 +72,11 @@ export async function openViaMenu(page: Page, path: string, clickTimeout?: numbe
     await expect(group).toHaveAttribute('aria-expanded', 'true');
   }
   await item.click({ timeout: clickTimeout });
+}
+
+/** Opens a page through the menu and waits for its address. */
+export async function openViaMenu(page: Page, path: string, clickTimeout?: number): Promise<void> {
+  await clickMenuItem(page, path, clickTimeout);
   await expect(page).toHaveURL(new RegExp(`${path.replace(/[/]/g, '\\/')}$`));
 }
 

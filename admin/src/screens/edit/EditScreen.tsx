@@ -13,6 +13,7 @@ import type { CompiledScreen } from '../../../../codegen/runtime/model.ts';
 import { mayAction, mayButton } from '../access.ts';
 import { useActionRunner } from '../actions/useActionRunner.tsx';
 import { RecordForm } from '../form/RecordForm.tsx';
+import { navigateAfterSave, RecordActionButtons, WithReason } from '../form/UnsavedChanges.tsx';
 import { actionsForButtons, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
@@ -47,16 +48,33 @@ export function EditScreen({ screen }: { screen: CompiledScreen }): ReactElement
   }
 
   const canSave = record ? mayButton(screen, 'save', res, 'edit', record) : mayButton(screen, 'save', res, 'create') || mayButton(screen, 'add', res, 'create');
-  // an action's button exists only while the record's state allows it (docs/design.md 3.10)
-  const actionButtons = record
-    ? actions
-        .filter((a) => mayAction(screen, res, a, record))
-        .map((a) => (
-          <Button key={a.name} size="small" variant="outlined" disabled={runner.busy} onClick={() => runner.start(a, [record])} data-testid={`btn-${a.name}`}>
-            {translate(a.labelKey)}
-          </Button>
-        ))
-    : [];
+  // an action's button exists only while the record's state allows it (docs/design.md 3.10); it acts on
+  // the record as saved, so unsaved changes disable it with the reason (form/UnsavedChanges.tsx)
+  const actionButtons = record ? (
+    <RecordActionButtons>
+      {(blockedReason) =>
+        actions
+          .filter((a) => mayAction(screen, res, a, record))
+          .map((a) => {
+            const label = translate(a.labelKey);
+            const reason = blockedReason(label);
+            return (
+              <WithReason key={a.name} reason={reason} testId={`btn-${a.name}-reason`}>
+                <Button
+                  size="small"
+                  variant="outlined"
+                  disabled={runner.busy || !!reason}
+                  onClick={() => runner.start(a, [record])}
+                  data-testid={`btn-${a.name}`}
+                >
+                  {label}
+                </Button>
+              </WithReason>
+            );
+          })
+      }
+    </RecordActionButtons>
+  ) : null;
 
   return (
     <Box sx={{ p: 1 }} data-testid={`screen-${screen.name}`}>
@@ -73,7 +91,7 @@ export function EditScreen({ screen }: { screen: CompiledScreen }): ReactElement
           record={record}
           canSave={canSave}
           onSaved={(saved) => {
-            if (!record) setParams({ id: String(saved.id) }, { replace: true });
+            if (!record) navigateAfterSave(() => setParams({ id: String(saved.id) }, { replace: true }));
           }}
           buttons={
             <>

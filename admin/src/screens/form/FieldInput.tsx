@@ -11,6 +11,8 @@ import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
 import { codeChoices, codeLabelKey } from '../meta.ts';
 import { DateInput } from './DateInput.tsx';
 import { LookupInput } from './LookupInput.tsx';
+import { useWatch } from 'react-hook-form';
+import { lookupApplies } from '../../../../codegen/runtime/lookup-rules.ts';
 
 export interface FieldInputProps {
   field: CompiledField;
@@ -23,9 +25,33 @@ export interface FieldInputProps {
   labelKey?: string;
 }
 
-export function FieldInput({ field, schema, readOnly, required, labelKey }: FieldInputProps): ReactElement {
+export function FieldInput(props: FieldInputProps): ReactElement {
+  return props.field.lookup && !props.readOnly ? <LookupField {...props} /> : <PlainInput {...props} />;
+}
+
+const useLabel = ({ field, readOnly, required, labelKey }: FieldInputProps): string => {
   const translate = useTranslate();
-  const label = `${translate(labelKey ?? field.labelKey, { _: field.name })}${required && !readOnly ? ' *' : ''}`;
+  return `${translate(labelKey ?? field.labelKey, { _: field.name })}${required && !readOnly ? ' *' : ''}`;
+};
+
+/**
+ * A lookup offers the values it may take (metadata lookup, LookupInput.tsx) while it applies: a
+ * lookup with `when` (an account's department is a supplier code only for a supplier account)
+ * follows the form's values, plain text otherwise.
+ */
+function LookupField(props: FieldInputProps): ReactElement {
+  const lookup = props.field.lookup!;
+  const names = Object.keys(lookup.when ?? {});
+  const watched = useWatch({ name: names }) as unknown[];
+  const label = useLabel(props);
+  const applies = lookupApplies(lookup, (f) => watched[names.indexOf(f)]);
+  return applies ? <LookupInput field={props.field} label={label} testId={`input-${props.field.name}`} /> : <PlainInput {...props} />;
+}
+
+function PlainInput(props: FieldInputProps): ReactElement {
+  const { field, schema, readOnly } = props;
+  const translate = useTranslate();
+  const label = useLabel(props);
   const common = { source: field.name, label, readOnly, helperText: false as const, fullWidth: true, 'data-testid': `input-${field.name}` };
   const choices = useMemo(
     () =>
@@ -34,8 +60,6 @@ export function FieldInput({ field, schema, readOnly, required, labelKey }: Fiel
         : [],
     [field, schema, translate],
   );
-  // a lookup offers the values it may take (metadata lookup, LookupInput.tsx)
-  if (field.lookup && !readOnly) return <LookupInput field={field} label={label} testId={`input-${field.name}`} />;
   switch (field.type) {
     case 'integer':
     case 'ref':

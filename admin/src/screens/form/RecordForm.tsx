@@ -15,6 +15,7 @@ import { makeValidate, toBody } from '../formBody.ts';
 import { isCreatable, isUpdatable, schemasOf } from '../meta.ts';
 import { useFreshRecords } from '../freshRecords.ts';
 import { FieldInput } from './FieldInput.tsx';
+import { LeaveGuard } from './UnsavedChanges.tsx';
 
 export interface RecordFormProps {
   entity: CompiledEntity;
@@ -66,6 +67,7 @@ export function RecordForm({ entity, fieldNames, record, canSave, onSaved, butto
   const writableSet = new Set(writable.map((f) => f.name));
   return (
     <Form key={String(record?.id ?? 'new')} record={defaults as RaRecord} onSubmit={submit as never} validate={validate} noValidate>
+      {canSave && <LeaveGuard />}
       <Box
         sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: `repeat(${columns}, minmax(0, 1fr))` }, columnGap: 2, rowGap: 1.5, mb: 2 }}
         data-testid="record-form"

@@ -14,7 +14,8 @@ import CloseIcon from '@mui/icons-material/Close';
 import { ListBase, Pagination, useListContext, useNavigate, useStore, useTranslate, type RaRecord } from 'react-admin';
 import { useTheme } from '@mui/material/styles';
 import type { CompiledEntity, CompiledScreen } from '../../../../codegen/runtime/model.ts';
-import { mayAction, mayButton, mayResource, parentTakesFiles } from '../access.ts';
+import { inFromState, mayAction, mayButton, mayResource, parentTakesFiles } from '../access.ts';
+import { notActingSupplierSync } from '../../providers/permissions.ts';
 import { useActionRunner } from '../actions/useActionRunner.tsx';
 import { useLeanColumns } from '../columns.ts';
 import { useFileOps } from '../files/useFileOps.tsx';
@@ -169,11 +170,14 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
 
   useSelectionOfVisibleRows(ctx, JSON.stringify([applied, permanent, sort, page, perPage]));
 
+  // Search with the same conditions asks again: users press it to refresh the rows
   const apply = (v: FilterValues) => {
     onUnselectItems();
     setCurrent(null);
+    const unchanged = JSON.stringify(v) === JSON.stringify(applied) && page === 1;
     setPage(1);
     setApplied(v);
+    if (unchanged && (!screen.requireFilter || hasCondition(v))) void refetch();
   };
   // Reset clears the search, the list's stored parameters (sort, page) and asks again: an export
   // or a reload afterwards sees no trace of the old filter
@@ -190,9 +194,16 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
   const onSort = useCallback((field: string) => setSort({ field, order: sort.field === field && sort.order === 'ASC' ? 'DESC' : 'ASC' }), [sort, setSort]);
 
   const labels = useMemo(() => Object.fromEntries(recordActions.map((a) => [a.name, translate(a.labelKey)])), [recordActions, translate]);
+  const notYours = translate('ui.notYourLine');
   const rowActions = useCallback(
-    (r: LeanRecord): RowAction[] => recordActions.filter((a) => mayAction(screen, res, a, r)).map((a) => ({ name: a.name, label: labels[a.name] })),
-    [recordActions, screen, res, labels],
+    (r: LeanRecord): RowAction[] => {
+      const offered = recordActions.filter((a) => mayAction(screen, res, a, r)).map((a) => ({ name: a.name, label: labels[a.name] }));
+      // a line of another supplier offers nothing and says so (the toolbar's tooltip names it too)
+      if (!offered.length && recordActions.some((a) => notActingSupplierSync(a, r) && inFromState(a, r)))
+        return [{ name: 'notYourLine', label: notYours, note: true }];
+      return offered;
+    },
+    [recordActions, screen, res, labels, notYours],
   );
   const onRowAction = useCallback(
     (name: string, r: LeanRecord) => {
@@ -214,7 +225,11 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
   const showUpload = relation && mayButton(screen, 'upload', relation.resource, 'upload');
   const showRowActions = recordActions.some((a) => mayAction(screen, res, a));
   // wide enough for every button of a row (CJK glyphs are about twice as wide as Latin ones)
-  const actionsWidth = Math.max(80, 12 + recordActions.reduce((w, a) => w + textWidth(labels[a.name]) + 22, 0));
+  const actionsWidth = Math.max(
+    80,
+    12 + recordActions.reduce((w, a) => w + textWidth(labels[a.name]) + 22, 0),
+    recordActions.some((a) => a.supplierFields) ? 24 + textWidth(notYours) : 0,
+  );
 
   return (
     <>
@@ -238,6 +253,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
         uploadInput={showUpload ? (r) => files.input({ [relation!.target]: r.id }) : undefined}
         uploadAllowed={(r) => parentTakesFiles(entityOfResource(relation?.resource), r)}
         exportParams={() => ({ filter: { ...applied, ...permanent }, sort })}
+        nothingToExport={enabled && !isPending && page === 1 && !data?.length}
         onDeleted={() => onUnselectItems()}
       />
       <LeanTable

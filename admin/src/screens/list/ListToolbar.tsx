@@ -11,8 +11,11 @@ import { Box, Button, Tooltip, Typography } from '@mui/material';
 import { Confirm, useDataProvider, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import type { CompiledAction, CompiledEntity, CompiledScreen } from '../../../../codegen/runtime/model.ts';
 import type { PortalDataProvider } from '../../providers/dataProvider.ts';
-import { mayAction, mayButton } from '../access.ts';
+import { actionRefusal, mayAction, mayButton } from '../access.ts';
 import { useNotifyError } from '../errors.ts';
+
+/** why a button is disabled: an i18n key, with its arguments when it names records */
+type Refusal = string | { key: string; args?: Record<string, string> };
 
 export interface ListToolbarProps {
   screen: CompiledScreen;
@@ -27,6 +30,8 @@ export interface ListToolbarProps {
   /** whether the chosen row takes files in its state (access.ts parentTakesFiles) */
   uploadAllowed?: (r: RaRecord) => boolean;
   exportParams: () => { filter: Record<string, unknown>; sort: { field: string; order: string } };
+  /** the search found no rows: Export says so instead of downloading an empty sheet */
+  nothingToExport?: boolean;
   onDeleted: () => void;
 }
 
@@ -63,6 +68,10 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
     }
   };
   const doExport = async () => {
+    if (p.nothingToExport) {
+      notify('ui.nothingToExport', { type: 'warning' });
+      return;
+    }
     setBusy(true);
     try {
       await dp.exportList(res, { ...p.exportParams(), screen: screen.name });
@@ -73,8 +82,8 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
     }
   };
 
-  /** `forbidden`: the i18n key of why a selected row's state refuses the button (disabled, shown as its tooltip) */
-  const btn = (key: string, label: string, onClick: () => void, forbidden?: string, variant: 'contained' | 'outlined' = 'outlined') => {
+  /** `forbidden`: why a selected row refuses the button, an i18n key (with its arguments); the button is disabled and its tooltip says it */
+  const btn = (key: string, label: string, onClick: () => void, forbidden?: Refusal, variant: 'contained' | 'outlined' = 'outlined') => {
     const button = (
       <Button key={key} size="small" variant={variant} disabled={!!forbidden || busy} onClick={onClick} data-testid={`btn-${key}`}>
         {label}
@@ -83,7 +92,7 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
     if (!forbidden) return button;
     // a disabled button fires no events: the tooltip listens on a wrapper
     return (
-      <Tooltip key={key} title={translate(forbidden)} arrow describeChild>
+      <Tooltip key={key} title={typeof forbidden === 'string' ? translate(forbidden) : translate(forbidden.key, forbidden.args)} arrow describeChild>
         <span data-testid={`btn-${key}-reason`}>{button}</span>
       </Tooltip>
     );
@@ -104,7 +113,8 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
         a.name,
         translate(a.labelKey),
         withSelection(a.bulk, (rows) => p.onAction(a, rows)),
-        stateForbids((r) => mayAction(screen, res, a, r), a.illegalTransitionKey),
+        // the real reason: a line of another supplier says so, not "not allowed in this status"
+        actionRefusal(screen, entity, a, selected),
       );
     });
 

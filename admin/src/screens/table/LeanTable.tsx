@@ -63,6 +63,8 @@ export interface LeanColumn {
 export interface RowAction {
   name: string;
   label: string;
+  /** not a button: a note saying why the row offers none (a line of another supplier) */
+  note?: boolean;
 }
 
 export interface LeanTableProps {
@@ -150,11 +152,17 @@ const Row = memo(
         {actions !== null && (
           <td className="lt-actions">
             <div className="lt-actions-in">
-              {actions.map((a) => (
-                <button key={a.name} type="button" className="lt-btn" data-action={a.name} data-testid={`lean-row-action-${a.name}`}>
-                  {a.label}
-                </button>
-              ))}
+              {actions.map((a) =>
+                a.note ? (
+                  <span key={a.name} className="lt-note" data-testid="lean-row-note">
+                    {a.label}
+                  </span>
+                ) : (
+                  <button key={a.name} type="button" className="lt-btn" data-action={a.name} data-testid={`lean-row-action-${a.name}`}>
+                    {a.label}
+                  </button>
+                ),
+              )}
             </div>
           </td>
         )}
