@@ -30,6 +30,7 @@ import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
 import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
+import { strictBodyCompiler } from './plugins/strict-bodies.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
 import { OutboxDispatcher, type DispatcherOptions } from './outbox/dispatcher.ts';
 
@@ -122,6 +123,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
   });
+  // bodies with exact types, no coercion (server/plugins/strict-bodies.ts)
+  app.setValidatorCompiler(strictBodyCompiler());
   // every route registered from here on is recorded: the OpenAPI document is built from them
   const routes = collectRoutes(app);
   app.decorate('db', db);
