@@ -31,6 +31,7 @@ import exportRoutes from './routes/export.ts';
 import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
 import { strictBodyCompiler } from './plugins/strict-bodies.ts';
+import type { HashPool, HashPoolOptions } from './auth/hash-pool.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
 import { OutboxDispatcher, type DispatcherOptions } from './outbox/dispatcher.ts';
 
@@ -61,6 +62,8 @@ export interface AppOptions {
   loginRateLimit?: number;
   /** login attempts per account and minute */
   accountAttemptsPerMinute?: number;
+  /** the bound on password hashing at login (server/auth/hash-pool.ts) */
+  hashPool?: HashPoolOptions | HashPool;
   /** creates, updates, deletes and actions per user and minute (default 600) */
   writesPerMinute?: number;
   /** serve the built admin from this folder (same origin as the API) */
@@ -196,6 +199,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     db,
     ...(opts.hashParams ? { hashParams: opts.hashParams } : {}),
     ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}),
+    ...(opts.hashPool ? { hashPool: opts.hashPool } : {}),
   });
   await app.register(passwordResetRoutes, { db, ...opts.passwordReset, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) });
   await app.register(metaRoutes);
