@@ -7,7 +7,7 @@ import { compile as jsonSchemaToTs } from 'json-schema-to-typescript';
 import { allSchemas, type JsonSchema } from './runtime/field-schema.ts';
 import { postgres, schemaSql, sqlite, tableDefs, type TableDef } from './runtime/dialect.ts';
 import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
-import { publicMetadata } from './runtime/public-metadata.ts';
+import { bundledMessages, publicMetadata } from './runtime/public-metadata.ts';
 
 export const SERVER_OUT = 'server/generated';
 export const ADMIN_OUT = 'admin/src/generated';
@@ -205,7 +205,7 @@ export function replaceGenerated(next: GeneratedBundle): void {
   files.set(`${ADMIN_OUT}/metadata.json`, json(pub));
   files.set(`${ADMIN_OUT}/metadata.public.json`, json(publicMetadata(meta)));
   files.set(`${ADMIN_OUT}/schemas.json`, json(schemas));
-  for (const [loc, msgs] of Object.entries(catalogues)) files.set(`${ADMIN_OUT}/messages.${loc}.json`, json(msgs));
+  for (const [loc, msgs] of Object.entries(catalogues)) files.set(`${ADMIN_OUT}/messages.${loc}.json`, json(bundledMessages(meta, msgs)));
   files.set(
     `${ADMIN_OUT}/index.ts`,
     `${tsBanner}import type { CompiledMetadata } from '../../../codegen/runtime/model.ts';

@@ -30,6 +30,8 @@ import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
 import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
+import { strictBodyCompiler } from './plugins/strict-bodies.ts';
+import type { HashPool, HashPoolOptions } from './auth/hash-pool.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
 import { OutboxDispatcher, type DispatcherOptions } from './outbox/dispatcher.ts';
 import healthRoutes from './ops/health.ts';
@@ -63,6 +65,8 @@ export interface AppOptions {
   loginRateLimit?: number;
   /** login attempts per account and minute */
   accountAttemptsPerMinute?: number;
+  /** the bound on password hashing at login (server/auth/hash-pool.ts) */
+  hashPool?: HashPoolOptions | HashPool;
   /** creates, updates, deletes and actions per user and minute (default 600) */
   writesPerMinute?: number;
   /** serve the built admin from this folder (same origin as the API) */
@@ -133,6 +137,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
   });
+  // bodies with exact types, no coercion (server/plugins/strict-bodies.ts)
+  app.setValidatorCompiler(strictBodyCompiler());
   // every route registered from here on is recorded: the OpenAPI document is built from them
   const routes = collectRoutes(app);
   app.decorate('db', db);
@@ -208,6 +214,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     db,
     ...(opts.hashParams ? { hashParams: opts.hashParams } : {}),
     ...(opts.accountAttemptsPerMinute ? { accountAttemptsPerMinute: opts.accountAttemptsPerMinute } : {}),
+    ...(opts.hashPool ? { hashPool: opts.hashPool } : {}),
   });
   await app.register(passwordResetRoutes, { db, ...opts.passwordReset, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) });
   await app.register(metaRoutes);

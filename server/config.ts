@@ -20,8 +20,8 @@ export interface Config {
   workers: number;
   /** the portal's address as users reach it, for links in mails (PORTAL_PUBLIC_URL) */
   publicUrl: string;
-  /** e-mail: SMTP_URL, PORTAL_MAIL_DIR (.eml files without SMTP), PORTAL_MAIL_FROM */
-  mail: { smtpUrl?: string; dir?: string; from?: string };
+  /** e-mail: SMTP_URL, SMTP_ALLOW_PLAINTEXT, PORTAL_MAIL_DIR (.eml files without SMTP), PORTAL_MAIL_FROM */
+  mail: { smtpUrl?: string; smtpAllowPlaintext?: boolean; dir?: string; from?: string };
   /** the outbox dispatcher: PORTAL_OUTBOX (on unless "off"), PORTAL_OUTBOX_INTERVAL_MS (default 2000); endpoints: server/outbox/endpoints.ts */
   outbox: { enabled: boolean; intervalMs: number };
   /** operations (docs/operations.md): PORTAL_DRAIN_MS, not-ready time before a stopping process closes (default 3000); PORTAL_METRICS_TOKEN, the bearer token of GET /metrics (unset: no metrics); PORTAL_TRUST_REQUEST_ID=on, take the proxy's X-Request-Id */
@@ -75,6 +75,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = normalisePublicUrl(env.PORTAL_PUBLIC_URL || `http://${localHost}:${port}`);
   const smtpUrl = env.SMTP_URL || undefined;
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  const plaintext = env.SMTP_ALLOW_PLAINTEXT ?? 'false';
+  if (plaintext !== 'true' && plaintext !== 'false') throw new Error(`SMTP_ALLOW_PLAINTEXT must be "true" or "false", not "${plaintext}"`);
   const outboxSwitch = env.PORTAL_OUTBOX ?? 'on';
   if (outboxSwitch !== 'on' && outboxSwitch !== 'off') throw new Error(`PORTAL_OUTBOX must be "on" or "off", not "${env.PORTAL_OUTBOX}"`);
   const intervalMs = Number(env.PORTAL_OUTBOX_INTERVAL_MS ?? 2000);
@@ -98,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     mail: {
       ...(smtpUrl ? { smtpUrl } : {}),
+      ...(plaintext === 'true' ? { smtpAllowPlaintext: true } : {}),
       ...(env.PORTAL_MAIL_DIR ? { dir: resolve(env.PORTAL_MAIL_DIR) } : {}),
       ...(env.PORTAL_MAIL_FROM ? { from: env.PORTAL_MAIL_FROM } : {}),
     },

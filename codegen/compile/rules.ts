@@ -3,6 +3,7 @@ import { ptr } from '../load.ts';
 import type { CompiledRule } from '../runtime/model.ts';
 import type { CompileContext } from './context.ts';
 import { checkRuleExamples } from '../seed-hints.ts';
+import { SINGLE_LINE_RULE } from '../runtime/field-schema.ts';
 
 export function compileRules(ctx: CompileContext): Record<string, CompiledRule> {
   const { err, needKey } = ctx;
@@ -26,5 +27,7 @@ export function compileRules(ctx: CompileContext): Record<string, CompiledRule> 
       checkRuleExamples(f.file, rules[name], err);
     }
   }
+  // the engine applies it to every single-line string field (codegen/runtime/field-schema.ts)
+  if (!rules[SINGLE_LINE_RULE]) err('metadata/rules', '', `rule "${SINGLE_LINE_RULE}" is missing: the engine applies it to every field of type string`);
   return rules;
 }

@@ -150,8 +150,13 @@ function systemTables(autoId: string, bigint: string): string[] {
     `CREATE INDEX IF NOT EXISTS ix_password_history_account ON _password_history (account_id, changed_at)`,
     `CREATE TABLE IF NOT EXISTS _number_series (name TEXT PRIMARY KEY, next_value ${bigint} NOT NULL)`,
     `CREATE TABLE IF NOT EXISTS _settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-    // fixed-window counters of the rate limits (per address, per user, login attempts per account), shared by all server processes
-    `CREATE TABLE IF NOT EXISTS _rate_counters (key TEXT PRIMARY KEY, window_start ${bigint} NOT NULL, hits ${bigint} NOT NULL)`,
+    // fixed-window counters of the rate limits (per address, per user, login attempts per account,
+    // reset mails per hour), shared by all server processes; each row lives until its own window
+    // ends (expires_at, epoch ms), then a bounded sweep removes it (server/plugins/rate-limit.ts).
+    // It replaces _rate_counters, whose rows carried no window length (a counter's loss is harmless)
+    `DROP TABLE IF EXISTS _rate_counters`,
+    `CREATE TABLE IF NOT EXISTS _rate_windows (key TEXT PRIMARY KEY, window_start ${bigint} NOT NULL, expires_at ${bigint} NOT NULL, hits ${bigint} NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS ix_rate_windows_expiry ON _rate_windows (expires_at)`,
     // failed logins per user ID, known or not (server/auth/login-throttle.ts): the key is a hash of
     // the ID, so the IDs people try are not kept; times in epoch milliseconds
     `CREATE TABLE IF NOT EXISTS _login_failures (key TEXT PRIMARY KEY, failures ${bigint} NOT NULL, last_failure_at ${bigint} NOT NULL, blocked_until ${bigint} NOT NULL)`,

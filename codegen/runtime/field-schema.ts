@@ -10,6 +10,9 @@ import type { CompiledEntity, CompiledField, CompiledMetadata, CompiledRule } fr
 
 export type JsonSchema = Record<string, unknown>;
 
+/** The rule the engine gives every field of type string (single-line text; `text` is multi-line). */
+export const SINGLE_LINE_RULE = 'singleLine';
+
 export interface EntitySchemas {
   record: JsonSchema;
   create: JsonSchema;
@@ -105,7 +108,9 @@ function baseType(f: CompiledField, meta: CompiledMetadata): JsonSchema {
 export function fieldSchema(f: CompiledField, meta: CompiledMetadata, forWrite: boolean): JsonSchema {
   const s = baseType(f, meta);
   if (forWrite && f.required && (f.type === 'string' || f.type === 'text')) s.notBlank = true;
-  const rules = f.rules.map((r) => ruleFragment(meta.rules[r]));
+  // every single-line string refuses control characters and bidirectional overrides (metadata/rules/text.json)
+  const engineRules = f.type === 'string' && meta.rules[SINGLE_LINE_RULE] ? [SINGLE_LINE_RULE] : [];
+  const rules = [...engineRules, ...f.rules].map((r) => ruleFragment(meta.rules[r]));
   if (rules.length) s.allOf = rules;
   if (!f.required || !forWrite) {
     s.type = [s.type as string, 'null'];

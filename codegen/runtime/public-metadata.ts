@@ -45,3 +45,20 @@ export function publicMetadata(meta: CompiledMetadata): PublicMetadata {
     screens: meta.screens.filter((s) => PUBLIC_SCREEN_KINDS.has(s.kind)),
   };
 }
+
+/**
+ * The message bundle the admin ships (issue 25 point 7): every message but the labels of private
+ * fields (the password hash, the TOTP seed and recovery codes, leases, ...), which no answer carries
+ * and no screen shows, so their names stay out of what anybody downloads before logging in. The
+ * server keeps every message (server/generated/messages.json).
+ */
+export function bundledMessages(meta: CompiledMetadata, messages: Record<string, string>): Record<string, string> {
+  const hidden = new Set(
+    Object.values(meta.entities).flatMap((e) =>
+      Object.entries(e.fields)
+        .filter(([, f]) => f.private)
+        .map(([name]) => `field.${e.name}.${name}`),
+    ),
+  );
+  return Object.fromEntries(Object.entries(messages).filter(([key]) => !hidden.has(key)));
+}

@@ -78,8 +78,14 @@ export class LoginFailures {
     let capFrom = Math.max(1, policy.freeAttempts);
     for (; delayAfter(policy, capFrom) < policy.maxDelaySeconds * 1000; capFrom++) steps.push(`WHEN ${next} = ${capFrom} THEN ${delayAfter(policy, capFrom)}`);
     const wait = `(CASE WHEN ${next} >= ${capFrom} THEN ${policy.maxDelaySeconds * 1000} ${steps.join(' ')} ELSE 0 END)`;
+    // a free attempt blocks nobody: blocked_until 0, not "now + 0". Each attempt reads its clock
+    // before its statement waits for the row, so under a race a later statement may carry an
+    // earlier `now` than the one before it; "now + 0" written by the first would then refuse the
+    // second (issue 25 point 11: 2 free attempts checked instead of 3). Guaranteed under any race:
+    // exactly the free attempts are checked, every later one waits.
     this.upsert = `INSERT INTO _login_failures (key, failures, last_failure_at, blocked_until) VALUES (:key, 1, CAST(:now AS BIGINT), CAST(:firstBlock AS BIGINT))
-      ON CONFLICT (key) DO UPDATE SET failures = ${next}, last_failure_at = CAST(:now AS BIGINT), blocked_until = CAST(:now AS BIGINT) + ${wait}`;
+      ON CONFLICT (key) DO UPDATE SET failures = ${next}, last_failure_at = CAST(:now AS BIGINT),
+        blocked_until = CASE WHEN ${wait} = 0 THEN 0 ELSE CAST(:now AS BIGINT) + ${wait} END`;
   }
 
   private async count(userId: string, respectDelay: boolean): Promise<ClaimResult> {
@@ -89,7 +95,7 @@ export class LoginFailures {
       key,
       now,
       stale: now - this.policy.resetAfterSeconds * 1000,
-      firstBlock: now + delayAfter(this.policy, 1),
+      firstBlock: delayAfter(this.policy, 1) === 0 ? 0 : now + delayAfter(this.policy, 1),
     });
     // a counter lost in a crash does little harm: no wait for the disk (as the rate limits)
     const row = await this.db.counterGet<{ failures: number }>(q.sql, q.params);

@@ -53,6 +53,8 @@ interface TokenRow {
   createdAt: string;
   userId: string;
   status: string;
+  /** SQLite answers 0/1, PostgreSQL a boolean */
+  lockedByStaff: boolean | number;
   failedLogins: number;
   passwordHash: string | null;
   passwordChangedAt: string | null;
@@ -115,7 +117,7 @@ export default async function passwordResetRoutes(app: FastifyInstance, opts: Pa
   async function liveToken(q: Queryable, raw: string): Promise<TokenRow> {
     const row = await q.get<TokenRow>(
       `SELECT t.account_id AS "accountId", t.expires_at AS "expiresAt", t.used_at AS "usedAt", t.created_at AS "createdAt",
-         a.user_id AS "userId", a.status, a.failed_logins AS "failedLogins", a.password_hash AS "passwordHash", a.password_changed_at AS "passwordChangedAt"
+         a.user_id AS "userId", a.status, a.locked_by_staff AS "lockedByStaff", a.failed_logins AS "failedLogins", a.password_hash AS "passwordHash", a.password_changed_at AS "passwordChangedAt"
        FROM _password_reset_tokens t JOIN account a ON a.id = t.account_id WHERE t.token_hash = ?`,
       [tokenHash(raw)],
     );
@@ -160,7 +162,10 @@ export default async function passwordResetRoutes(app: FastifyInstance, opts: Pa
       if (await reusesRecentPassword(db, acc, b.newPassword!)) throw passwordReused();
       const newHash = await hashPassword(b.newPassword!, hashParams);
       const now = new Date().toISOString();
-      const newStatus = row.status === STATUS.locked || row.status === STATUS.mustChangePassword ? STATUS.normal : row.status;
+      // a lockout by failed logins is lifted (the holder proved control of the mailbox); a lock
+      // staff set stays until staff unlock (the new password is set all the same)
+      const lifts = (row.status === STATUS.locked && Number(row.lockedByStaff) !== 1) || row.status === STATUS.mustChangePassword;
+      const newStatus = lifts ? STATUS.normal : row.status;
       await db.transaction(async (tx) => {
         // the link is used exactly once: of two concurrent resets, one gets it
         const used = await tx.run(`UPDATE _password_reset_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?`, [
@@ -188,7 +193,10 @@ export default async function passwordResetRoutes(app: FastifyInstance, opts: Pa
           [now, row.userId, row.accountId, JSON.stringify(changes)],
         );
       });
-      req.log.info({ event: 'passwordReset', userId: row.userId, unlocked: row.status === STATUS.locked }, 'password reset through the e-mailed link');
+      req.log.info(
+        { event: 'passwordReset', userId: row.userId, unlocked: row.status === STATUS.locked && newStatus !== STATUS.locked },
+        'password reset through the e-mailed link',
+      );
       return { status: 200, message: translate(req.locale, 'message.passwordResetDone') };
     },
   );

@@ -134,17 +134,21 @@ export function accountHandlers(hashParams: ScryptParams = PRODUCTION_PARAMS): A
     { prepare: registerPassword.prepare },
   );
 
-  /** Locked by hand: the declared transition (its sessions end with it); no notice e-mail (that is for lockouts by failed logins). */
+  /**
+   * Locked by hand: the declared transition (its sessions end with it); no notice e-mail (that is
+   * for lockouts by failed logins). Marked as staff's lock: a self-service password reset, which
+   * lifts a lockout, leaves this one in place (only unlock lifts it).
+   */
   const lock: ActionHandler<Account, AccountLockInput> = (ctx) =>
     inOrder(ctx.records, (a) => {
       notOwn(ctx, a);
-      return ctx.transition(a);
+      return ctx.transition(a, { lockedByStaff: true });
     });
 
   /** Unlocked: the failure count starts again (account and user ID), and the holder is told by e-mail. */
   const unlock: ActionHandler<Account, AccountUnlockInput> = (ctx) =>
     inOrder(ctx.records, async (a) => {
-      const r = await ctx.transition(a, { status: reopened(a), failedLogins: 0 });
+      const r = await ctx.transition(a, { status: reopened(a), failedLogins: 0, lockedByStaff: false });
       await clearLoginFailures(ctx.db, String(a.userId));
       await queueMail(ctx.db, { template: 'unlock', accountId: Number(a.id) }, new Date(ctx.now));
       return r;

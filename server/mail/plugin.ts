@@ -15,6 +15,8 @@ import { queueExpiryReminders } from './expiry-reminder.ts';
 export interface MailOptions {
   /** SMTP_URL: send over SMTP; unset, mails are written as .eml files into `dir` */
   smtpUrl?: string;
+  /** SMTP_ALLOW_PLAINTEXT=true: send credentials to an smtp:// server that offers no STARTTLS (a local relay only) */
+  smtpAllowPlaintext?: boolean;
   /** the folder of the .eml files (PORTAL_MAIL_DIR; default: `mail/` beside the SQLite file, `data/mail` on PostgreSQL) */
   dir?: string;
   /** the From header (PORTAL_MAIL_FROM) */
@@ -53,7 +55,7 @@ declare module 'fastify' {
 export default fp(
   async (app, opts: MailOptions & { db: Db; dir: string; publicUrl: string }) => {
     const links = portalLinks(opts.publicUrl);
-    const transport = createTransport({ smtpUrl: opts.smtpUrl, dir: opts.dir });
+    const transport = createTransport({ smtpUrl: opts.smtpUrl, smtpAllowPlaintext: opts.smtpAllowPlaintext, dir: opts.dir });
     const sender = new MailSender({
       db: opts.db,
       log: app.log,

@@ -2,7 +2,8 @@
  * How a rendered mail leaves the server, with nodemailer: over SMTP when SMTP_URL is set
  * (`smtp://user:password@host:587`, `smtps://host:465`), otherwise written as an `.eml` file (the
  * whole RFC 5322 message, as SMTP would have carried it) into a folder, so that a newcomer with
- * no mail server opens the mails the portal sent in any mail program.
+ * no mail server opens the mails the portal sent in any mail program. Credentials never travel in
+ * clear text: an `smtp://` URL with a user name requires STARTTLS (requiresStartTls).
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,10 +37,35 @@ export function isPermanentSmtpError(err: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-export function smtpTransport(url: string): MailTransport {
+/**
+ * Whether a connection to `url` must be encrypted before anything is sent: with credentials in
+ * the URL, an `smtp://` server that offers no STARTTLS would otherwise receive them in clear text
+ * (nodemailer upgrades only when offered). `smtps://` is TLS from the first byte. A local relay
+ * without TLS is allowed only by the explicit opt-out (SMTP_ALLOW_PLAINTEXT=true).
+ */
+export function requiresStartTls(url: string, allowPlaintext = false): boolean {
+  const u = new URL(url);
+  return u.protocol === 'smtp:' && (u.username !== '' || u.password !== '') && !allowPlaintext;
+}
+
+/** The URL without settings that would let nodemailer skip TLS (its URL settings win over options). */
+function withoutTlsEscapes(url: string): string {
+  const u = new URL(url);
+  for (const key of ['ignoreTLS', 'requireTLS', 'opportunisticTLS', 'secure']) u.searchParams.delete(key);
+  return u.toString();
+}
+
+export function smtpTransport(url: string, opts: { allowPlaintext?: boolean } = {}): MailTransport {
+  const requireTLS = requiresStartTls(url, opts.allowPlaintext);
   // the URL's settings win over these (nodemailer merges them); the timeouts keep a dead server
   // from holding a send for minutes (the row is retried later)
-  const t = nodemailer.createTransport({ url, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 } as never);
+  const t = nodemailer.createTransport({
+    url: requireTLS ? withoutTlsEscapes(url) : url,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+    ...(requireTLS ? { requireTLS: true } : {}),
+  } as never);
   return {
     kind: 'smtp',
     async send(mail) {
@@ -72,6 +98,6 @@ export function fileTransport(dir: string): MailTransport {
   };
 }
 
-export function createTransport(opts: { smtpUrl?: string | undefined; dir: string }): MailTransport {
-  return opts.smtpUrl ? smtpTransport(opts.smtpUrl) : fileTransport(opts.dir);
+export function createTransport(opts: { smtpUrl?: string | undefined; smtpAllowPlaintext?: boolean | undefined; dir: string }): MailTransport {
+  return opts.smtpUrl ? smtpTransport(opts.smtpUrl, { allowPlaintext: opts.smtpAllowPlaintext ?? false }) : fileTransport(opts.dir);
 }

@@ -104,6 +104,10 @@ export function fixedRouteDocs(): Record<string, FixedRouteDoc> {
           content: json(tokenError),
         },
         '429': { description: 'too many attempts (error.rateLimited)', content: json(tokenError) },
+        '503': {
+          description: 'password checks are busy (error.loginBusy, `temporarily_unavailable`): try again after `Retry-After` seconds',
+          content: json(tokenError),
+        },
       },
     },
     'POST /connect/logout': {

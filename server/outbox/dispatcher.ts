@@ -308,7 +308,9 @@ export class OutboxDispatcher {
   private async claim(itf: CompiledInterface, timeoutSeconds: number): Promise<Claimed[]> {
     const s = this.store;
     const now = this.now();
-    const due = `${s.m('interfaceCode')} = ? AND ${s.m('status')} = ? AND ${s.m('nextAttemptAt')} <= ?`;
+    // the demo seed's messages are never sent: fake shipments must not reach a configured endpoint
+    const notDemo = `${s.m('demo')} = ${this.db.dialect.boolLiteral(false)}`;
+    const due = `${s.m('interfaceCode')} = ? AND ${s.m('status')} = ? AND ${s.m('nextAttemptAt')} <= ? AND ${notDemo}`;
     // a cheap read first: an idle interface costs no write transaction
     if (!(await this.db.get(`SELECT 1 AS x FROM ${s.mt} WHERE ${due} LIMIT 1`, [itf.code, s.status.pending, now]))) return [];
     const until = new Date(this.clock().getTime() + this.leaseMs(timeoutSeconds)).toISOString();
@@ -317,7 +319,7 @@ export class OutboxDispatcher {
       tx.all<Rec>(
         `UPDATE ${s.mt} SET ${s.m('leaseOwner')} = ?, ${s.m('leaseUntil')} = ? WHERE ${s.m('id')} IN (` +
           `SELECT a.${s.m('id')} FROM ${s.mt} a WHERE a.${s.m('interfaceCode')} = ? AND a.${s.m('status')} = ? AND a.${s.m('nextAttemptAt')} <= ?` +
-          ` AND (a.${s.m('leaseUntil')} IS NULL OR a.${s.m('leaseUntil')} < ?) ORDER BY a.${s.m('nextAttemptAt')}, a.${s.m('id')} LIMIT ?${tx.dialect.skipLocked('a')})` +
+          ` AND a.${notDemo} AND (a.${s.m('leaseUntil')} IS NULL OR a.${s.m('leaseUntil')} < ?) ORDER BY a.${s.m('nextAttemptAt')}, a.${s.m('id')} LIMIT ?${tx.dialect.skipLocked('a')})` +
           ` RETURNING ${cols.map((c) => `${s.m(c)} AS ${tx.dialect.quote(c)}`).join(', ')}`,
         [this.sender, until, itf.code, s.status.pending, now, now, itf.batchLimit],
       ),

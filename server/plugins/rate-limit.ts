@@ -1,6 +1,6 @@
 /**
  * Rate limits, shared by every server process: @fastify/rate-limit with a store in the database
- * (table _rate_counters, one fixed-window counter per key), so N processes behind one port allow
+ * (table _rate_windows, one fixed-window counter per key that lives as long as its window), so N processes behind one port allow
  * what one process would, not N times as much.
  *
  * - per address: the login and profile routes (`config: { rateLimit: {} }`), `loginPerMinute`;
@@ -24,27 +24,68 @@ declare module 'fastify' {
   }
 }
 
-/** Counters older than this are deleted now and then (the longest window is a minute). */
-const KEEP_MS = 10 * 60_000;
+/** How often a process sweeps expired counters (at most; a sweep runs on a hit, not on a timer). */
+export const SWEEP_EVERY_MS = 15_000;
+/** Rows one sweep statement deletes, and statements one sweep runs: a sweep never holds the table long. */
+const SWEEP_BATCH = 1000;
+const SWEEP_STATEMENTS = 10;
 
-const INCR = `INSERT INTO _rate_counters (key, window_start, hits) VALUES (?, ?, 1)
+const INCR = `INSERT INTO _rate_windows (key, window_start, expires_at, hits) VALUES (?, ?, ?, 1)
   ON CONFLICT (key) DO UPDATE SET
-    hits = CASE WHEN _rate_counters.window_start + ? <= ? THEN 1 ELSE _rate_counters.hits + 1 END,
-    window_start = CASE WHEN _rate_counters.window_start + ? <= ? THEN ? ELSE _rate_counters.window_start END
+    hits = CASE WHEN _rate_windows.expires_at <= ? THEN 1 ELSE _rate_windows.hits + 1 END,
+    window_start = CASE WHEN _rate_windows.expires_at <= ? THEN ? ELSE _rate_windows.window_start END,
+    expires_at = CASE WHEN _rate_windows.expires_at <= ? THEN ? ELSE _rate_windows.expires_at END
   RETURNING hits, window_start AS "windowStart"`;
 
 /**
  * Counts one hit of `key` in its fixed window of `windowMs` and answers the hits so far, in one
- * atomic statement: concurrent hits from several processes each count.
+ * atomic statement: concurrent hits from several processes each count. The row remembers when its
+ * own window ends, so an hour's counter lives an hour and a minute's a minute.
  */
 export async function countHit(db: Db, key: string, windowMs: number, now = Date.now()): Promise<{ hits: number; windowStart: number }> {
-  const row = await db.counterGet<{ hits: number; windowStart: number }>(INCR, [key, now, windowMs, now, windowMs, now, now]);
+  const end = now + windowMs;
+  const row = await db.counterGet<{ hits: number; windowStart: number }>(INCR, [key, now, end, now, now, now, now, end]);
   return { hits: Number(row!.hits), windowStart: Number(row!.windowStart) };
+}
+
+/**
+ * Removes counters whose window has ended, in batches of SWEEP_BATCH and at most SWEEP_STATEMENTS
+ * batches (what is left goes at the next sweep); answers how many went. A counter still counting
+ * is never touched, so no limit is lifted early.
+ */
+export async function sweepExpiredCounters(db: Db, now = Date.now()): Promise<number> {
+  let removed = 0;
+  for (let i = 0; i < SWEEP_STATEMENTS; i++) {
+    const r = await db.run(
+      `DELETE FROM _rate_windows WHERE key IN (SELECT key FROM _rate_windows WHERE expires_at <= ? ORDER BY expires_at LIMIT ${SWEEP_BATCH})`,
+      [now],
+    );
+    removed += r.changes;
+    if (r.changes < SWEEP_BATCH) break;
+  }
+  return removed;
+}
+
+/**
+ * The process's periodic sweep: started by a hit at most every SWEEP_EVERY_MS, never two at once,
+ * off the hit's path (the hit does not wait for it). Several processes may sweep at once: the
+ * deletes are idempotent.
+ */
+export function counterSweeper(db: Db, everyMs = SWEEP_EVERY_MS) {
+  let last = 0;
+  let running: Promise<unknown> | null = null;
+  return (now = Date.now()): void => {
+    if (running || now - last < everyMs) return;
+    last = now;
+    running = sweepExpiredCounters(db, now)
+      .catch(() => 0) // a failed sweep is retried by the next one; the counters stay correct
+      .finally(() => (running = null));
+  };
 }
 
 /** A @fastify/rate-limit store over the database; `prefix` keeps the routes' counters apart. */
 export function databaseStore(db: Db) {
-  let purgedAt = 0;
+  const sweep = counterSweeper(db);
   class DatabaseStore implements FastifyRateLimitStore {
     private readonly prefix: string;
     /** the plugin constructs the root store with its options; child() passes the route's prefix */
@@ -55,11 +96,8 @@ export function databaseStore(db: Db) {
       const now = Date.now();
       const k = `${this.prefix}|${key}`;
       countHit(db, k, timeWindow, now)
-        .then(async (row) => {
-          if (now - purgedAt > KEEP_MS) {
-            purgedAt = now;
-            await db.run(`DELETE FROM _rate_counters WHERE window_start < ?`, [now - KEEP_MS]);
-          }
+        .then((row) => {
+          sweep(now);
           cb(null, { current: row.hits, ttl: Math.max(0, row.windowStart + timeWindow - now) });
         })
         .catch((err: Error) => cb(err));

@@ -24,6 +24,7 @@ import { signMfaToken, verifyMfaToken } from '../auth/mfa-token.ts';
 import { mfaState, useSecondFactor } from '../auth/totp.ts';
 import totpRoutes from '../auth/totp-routes.ts';
 import { countHit } from '../plugins/rate-limit.ts';
+import { HashPool, passwordCheck, type HashPoolOptions } from '../auth/hash-pool.ts';
 import { LoginFailures, clearLoginFailures, type ClaimResult } from '../auth/lockout.ts';
 import { keepInHistory, newPasswordErrors, passwordReused, reusesRecentPassword } from '../auth/password-policy.ts';
 
@@ -32,6 +33,8 @@ export interface ConnectOptions {
   hashParams?: ScryptParams;
   /** login attempts one account may make per minute, whatever the address (default 10) */
   accountAttemptsPerMinute?: number;
+  /** the bound on password hashing at login (server/auth/hash-pool.ts), or a pool to share */
+  hashPool?: HashPoolOptions | HashPool;
 }
 
 const days = (ms: number) => Math.floor(ms / 86_400_000);
@@ -54,7 +57,11 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
     return reply
       .status(status)
       .header('cache-control', 'no-store')
-      .send({ error: status === 400 ? 'invalid_grant' : 'invalid_request', code, message: translate(req.locale, code, args) });
+      .send({
+        error: status === 400 ? 'invalid_grant' : status === 503 ? 'temporarily_unavailable' : 'invalid_request',
+        code,
+        message: translate(req.locale, code, args),
+      });
   };
 
   // failed logins per user ID: free attempts, growing delays, then the lock (server/auth/lockout.ts)
@@ -69,6 +76,14 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
   const throttled = (req: FastifyRequest, reply: FastifyReply, claim: ClaimResult, userId: string) => {
     reply.header('retry-after', String(claim.retryAfterSeconds));
     return tokenError(req, reply, 429, 'error.loginThrottled', { seconds: claim.retryAfterSeconds }, userId);
+  };
+  const hashPool = opts.hashPool instanceof HashPool ? opts.hashPool : new HashPool(opts.hashPool);
+  const checkPassword = (password: string, hash: string | null) => passwordCheck(hashPool, password, hash);
+  /** too many password checks waiting: 503 with the seconds to wait, alike for every user ID */
+  const busy = (req: FastifyRequest, reply: FastifyReply, userId: string) => {
+    const seconds = hashPool.retryAfterSeconds();
+    reply.header('retry-after', String(seconds));
+    return tokenError(req, reply, 503, 'error.loginBusy', { seconds }, userId);
   };
   const perAccount = opts.accountAttemptsPerMinute ?? 10;
   /**
@@ -117,7 +132,9 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
       const claim = await failures.claim(username);
       if (!claim.ok) return throttled(req, reply, claim, username);
       const acc = await app.tokens.accountByUserId(username);
-      const ok = await verifyPassword(password, acc?.passwordHash ?? null);
+      // bounded hashing; no hash for a user ID that does not exist, the same wait (server/auth/hash-pool.ts)
+      const ok = await checkPassword(password, acc?.passwordHash ?? null);
+      if (ok === 'busy') return busy(req, reply, username);
       if (!acc) return tokenError(req, reply, 400, 'error.loginFailed');
       if (!ok) {
         await failures.failAccount(acc.id, acc.userId, claim.failures, statuses);

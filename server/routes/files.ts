@@ -14,6 +14,7 @@ import { AppError, badRequest } from '../engine/errors.ts';
 import { contentDisposition, responseSchema } from './resources.ts';
 import { fieldOf } from '../engine/records.ts';
 import { readMultipart } from './multipart.ts';
+import { SINGLE_LINE_RULE } from '../../codegen/runtime/field-schema.ts';
 
 /** extension -> what the content must look like (file-type's extension names) */
 const CONTENT_OF: Record<string, { detected: string[]; mime: string }> = {
@@ -35,7 +36,12 @@ export function cleanFileName(raw: string): string {
   return last.replace(/[\u0000-\u001f\u007f]/g, '').trim();
 }
 
+/** The engine's single-line rule (metadata/rules/text.json): no control characters, no bidirectional overrides. */
+const singleLine = new RegExp(metadata.rules[SINGLE_LINE_RULE].pattern!, 'u');
+
 export async function checkFile(rule: CompiledRule, rawName: string, data: Buffer): Promise<{ fileName: string; mimeType: string }> {
+  // a name that could fool a reader (x<U+202E>lmth.jpg shows as "xgpj.html") is refused, not cleaned
+  if (!singleLine.test(rawName)) throw badRequest('error.fileNameCharacters');
   const fileName = cleanFileName(rawName);
   if (!fileName || fileName === '.' || fileName === '..') throw badRequest('error.fileType', { types: String(rule.params.types ?? '') });
   if (data.length === 0) throw badRequest('error.fileEmpty');

@@ -4,8 +4,9 @@
  * answered claims) get the message the action would have written, with the same payload and
  * reference (server/outbox/emit.ts builds both), and a history of attempts: delivered (some after
  * failed tries), still retrying, or failed for good after the last automatic attempt. Times come
- * from the seed's base date; idempotency keys from the seed. Without an endpoint configured, the
- * dispatcher marks the waiting ones "no endpoint configured" on its first pass.
+ * from the seed's base date; idempotency keys from the seed. Every one is marked `demo`: the
+ * dispatcher never sends it, even once the operator configures a real endpoint (without one, it
+ * marks the waiting ones "no endpoint configured" on its first pass).
  */
 import { createHash } from 'node:crypto';
 import { quote } from '../../codegen/runtime/dialect.ts';
@@ -66,6 +67,7 @@ export async function seedInterfaceMessages(ctx: SeedContext): Promise<void> {
     'createdBy',
     'updatedAt',
     'updatedBy',
+    'demo',
   ]);
   const attempt = ctx.w.inserter(OUTBOX_ATTEMPT_ENTITY, [
     'messageId',
@@ -135,6 +137,8 @@ export async function seedInterfaceMessages(ctx: SeedContext): Promise<void> {
               createdBy: a.allow.internal ? STAFF.userId : (supplierUser(String(e.scope.supplierFields.map((f) => record[f]).find(Boolean)))?.userId ?? null),
               updatedAt: last.at,
               updatedBy: 'outbox',
+              // never dispatched (server/outbox/dispatcher.ts): demo data does not leave the machine
+              demo: true,
             });
             tries.forEach((x, k) =>
               attempt({

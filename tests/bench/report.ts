@@ -2,6 +2,8 @@
  * The bench's results: their shape (checked by the smoke test), the targets of the issue judged
  * against them, and the short Markdown table run.ts prints and writes beside the JSON.
  */
+import { loginFloodTarget } from './login-flood-target.ts';
+
 export type StepStatus = 'ok' | 'pending' | 'failed';
 export interface StepResult {
   status: StepStatus;
@@ -161,6 +163,7 @@ export function evaluateTargets(r: BenchResults): Target[] {
     measured: ok('seed') ? `${n(s.seed.seedMs / 1000, 1)} s${s.seed.reused ? ' (database reused; time of its seeding)' : ''}` : (s.seed?.status ?? 'not run'),
     met: null,
   });
+  t.push(loginFloodTarget(s.loginFlood, full));
   return t;
 }
 

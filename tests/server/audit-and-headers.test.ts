@@ -79,11 +79,15 @@ describe('audit trail', () => {
     expect(await AUDIT_COUNT()).toBe(before);
   });
 
-  it('is readable through the API by internal staff and the administrator, never by suppliers, never writable', async () => {
+  it('is readable through the API by internal staff only, never by suppliers or the supplier administrator, never writable', async () => {
     const r = await call('GET', listUrl('audit-entries', { sort: ['at', 'DESC'], range: [0, 9], filter: { resource: 'notices' } }), staff);
     expect(r.statusCode).toBe(200);
     expect((r.json() as unknown[]).length).toBeGreaterThan(0);
     expect((await call('GET', '/api/audit-entries', sup)).statusCode).toBe(403);
+    // the supplier administrator manages notices only: the trail names other suppliers' orders,
+    // claims and settlements and users' e-mail addresses and mobiles (issue 25 point 3)
+    expect((await call('GET', '/api/audit-entries', admin)).statusCode).toBe(403);
+    expect((await call('GET', '/api/audit-entries/1', admin)).statusCode).toBe(403);
     expect((await call('POST', '/api/audit-entries', admin, { operation: 'x' })).statusCode).toBe(403);
     expect((await call('DELETE', '/api/audit-entries/1', admin)).statusCode).toBe(403);
   });

@@ -1,8 +1,8 @@
 /**
  * The outbox with TWO server processes (forked tests/support/serve-process.ts, each running its
  * dispatcher loop) over ONE database (SQLite file or PostgreSQL): no message is sent twice. The
- * messages are written first (the engine's own ship action, plus the demo data's waiting ones),
- * then both processes start and race for them. The receiver holds the first call it gets until a
+ * messages are written first (the engine's own ship action; the demo data's waiting ones are
+ * never sent), then both processes start and race for them. The receiver holds the first call it gets until a
  * second one is in flight: since a dispatcher sends one batch at a time, the second call can only
  * come from the other process, so the test knows both claimed at the same moment, and that the
  * leases (SQLite: the IMMEDIATE claim; PostgreSQL: FOR UPDATE SKIP LOCKED) kept them apart.
@@ -114,11 +114,10 @@ describe(`the outbox with two server processes over one ${BACKEND} database`, ()
     const status = (key: string) => metadata.codeTables.interfaceMessageStatus.values.find((v) => v.key === key)!.code;
     const waitingCount = async () =>
       Number(
-        (await db!.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message WHERE status IN (?, ?) AND next_attempt_at <= ?`, [
-          status('pending'),
-          status('unconfigured'),
-          new Date().toISOString(),
-        ]))!.n,
+        (await db!.get<{ n: number }>(
+          `SELECT COUNT(*) AS n FROM interface_message WHERE status IN (?, ?) AND next_attempt_at <= ? AND demo = ${db!.dialect.boolLiteral(false)}`,
+          [status('pending'), status('unconfigured'), new Date().toISOString()],
+        ))!.n,
       );
     // until the processes are done (bounded, so a broken dispatcher fails here rather than hang)
     for (let i = 0; i < 600 && (await waitingCount()) > 0; i++) await sleep(100);
@@ -145,6 +144,12 @@ describe(`the outbox with two server processes over one ${BACKEND} database`, ()
     // both processes sent, and no batch was larger than its interface allows
     const senders = await db!.all<Row>(`SELECT DISTINCT sender FROM interface_attempt WHERE sender <> ?`, [SEED_SENDER]);
     expect(senders).toHaveLength(2);
+    // the demo seed's messages stayed home (issue 25 point 4)
+    const demoTried = await db!.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM interface_attempt a JOIN interface_message m ON m.id = a.message_id WHERE a.sender <> ? AND m.demo = ${db!.dialect.boolLiteral(true)}`,
+      [SEED_SENDER],
+    );
+    expect(Number(demoTried!.n)).toBe(0);
     for (const b of rx!.batches) expect(b.body.messages.length).toBeLessThanOrEqual(metadata.outbox!.interfaces[b.body.interface].batchLimit);
   });
 });

@@ -62,7 +62,7 @@ beforeAll(async () => {
   t = await build();
   [sup, staff, admin] = [await login(t.app, 'sup01'), await login(t.app, 'staff01'), await login(t.app, 'supadmin')];
   rx = await startReceiver();
-  // the demo data's waiting messages go first, so each test sees only its own
+  // a day ahead: the demo data's waiting messages are all due
   offset = 24 * HOUR;
   await drain(dispatcher());
 });
@@ -124,6 +124,24 @@ async function shippedMessage(): Promise<Row> {
   const [m] = await messagesOf('order.ship', id);
   return m;
 }
+
+describe('demo data never leaves the machine', () => {
+  it("the demo seed's messages, waiting or failed, are never sent to a configured endpoint, not even after a resend", async () => {
+    const demo = await t.app.db.all<Row>(`SELECT id, status FROM interface_message WHERE demo = ${t.app.db.dialect.boolLiteral(true)} ORDER BY id`);
+    // the seed writes waiting, sent and failed messages, all marked
+    expect(demo.length).toBeGreaterThan(0);
+    expect(demo.some((m) => m.status === S('pending'))).toBe(true);
+    expect(await countMessages()).toBe(demo.length);
+    // the dispatchers of beforeAll ran a day ahead with every endpoint configured: nothing went out
+    expect(rx.batches).toEqual([]);
+    const failed = demo.filter((m) => m.status === S('failed')).map((m) => Number(m.id));
+    expect(failed.length).toBeGreaterThan(0);
+    expect((await post('/api/interface-messages/actions/resend', staff, { ids: failed.slice(0, 2) })).statusCode).toBe(200);
+    expect((await post('/api/interface-messages/actions/resendFailed', staff, {})).statusCode).toBe(200);
+    await drain(dispatcher());
+    expect(rx.batches).toEqual([]);
+  });
+});
 
 describe("messages are written in the action's transaction", () => {
   it('a shipped purchase-order line: one message for the shipment interface with the declared payload', async () => {

@@ -127,7 +127,7 @@ describe('forgot password', () => {
     });
     try {
       // the counters are shared by every process over the database: this test's requests start from none
-      await t.app.db.run(`DELETE FROM _rate_counters WHERE key LIKE 'password-reset|%'`);
+      await t.app.db.run(`DELETE FROM _rate_windows WHERE key LIKE 'password-reset|%'`);
       const before = await resetMails('newuser');
       const answers = [];
       for (let i = 0; i < 3; i++) answers.push(await forgot('newuser', undefined, 'zh-CN', limited.app));
@@ -245,6 +245,23 @@ describe('reset', () => {
     expect(ok.json().account_status).toBe(0);
     const audit = await t.app.db.get<{ changes: string }>(`SELECT changes FROM audit_entry WHERE operation = 'passwordReset' AND user_id = 'locked01'`);
     expect(JSON.parse(audit!.changes)).toEqual({ password: ['***', '***'], status: ['601', '0'], failedLogins: [max, 0] });
+  });
+
+  it('a lock staff set survives the reset: the new password is set, the account stays locked until staff unlock it', async () => {
+    const staff = await login(t.app, 'staff01');
+    const id = (await account('sup02')).id;
+    const act = (action: string) => t.app.inject({ method: 'POST', url: `/api/accounts/${id}/actions/${action}`, headers: bearer(staff), payload: {} });
+    expect((await act('lock')).statusCode).toBe(200);
+    expect(await account('sup02')).toMatchObject({ status: '601' });
+    const { token } = await requestLink('sup02');
+    expect((await reset(token, 'Locked2026A')).statusCode).toBe(200);
+    // the lockout's way out is not the administrator's lock's
+    expect(await account('sup02')).toMatchObject({ status: '601' });
+    expect((await tokenResponse(t.app, 'sup02', 'Locked2026A')).json().code).toBe('error.userLocked');
+    expect((await act('unlock')).statusCode).toBe(200);
+    expect((await tokenResponse(t.app, 'sup02', 'Locked2026A')).statusCode).toBe(200);
+    // unlocked, the account is like any other again: a later lockout is lifted by a reset
+    expect(await t.app.db.get(`SELECT locked_by_staff AS "byStaff" FROM account WHERE id = ?`, [id])).toMatchObject({ byStaff: t.app.db.dialect.bool(false) });
   });
 
   it('a 602 account sets its own password: normal afterwards', async () => {

@@ -337,8 +337,11 @@ describe('recovery codes', () => {
     expect((await mfaGrant(await ticket('staff01'), typed)).statusCode).toBe(200);
     expect((await mfaGrant(await ticket('staff01'), typed)).json().code).toBe('error.mfaInvalidCode');
     expect(JSON.parse((await account('staff01'))!.recovery!)).toHaveLength(8);
-    // a code of another shape, or one almost right, is no recovery code
-    expect((await mfaGrant(await ticket('staff01'), `${recovery[2].slice(0, -1)}x`)).json().code).toBe('error.mfaInvalidCode');
+    // one almost right is no recovery code. Its last character is changed to another one: a fixed
+    // "x" was the code itself whenever the code ended in x (1 in 32), the cause of this test's rare
+    // failure (issue 25 point 11); no almost-right code is ever accepted (login-races.test.ts)
+    const almost = `${recovery[2].slice(0, -1)}${recovery[2].endsWith('x') ? 'y' : 'x'}`;
+    expect((await mfaGrant(await ticket('staff01'), almost)).json().code).toBe('error.mfaInvalidCode');
     await forgetFailures();
   });
 });
