@@ -12,6 +12,7 @@
  */
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './precompress.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -90,7 +91,7 @@ function reloadWithServer(): Plugin {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), reloadWithServer()],
+  plugins: [react(), reloadWithServer(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

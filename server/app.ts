@@ -23,6 +23,7 @@ import errorsPlugin from './plugins/errors.ts';
 import authPlugin from './plugins/auth.ts';
 import fileStorePlugin, { fileStoreFor } from './plugins/file-store.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
+import compressionPlugin from './plugins/compression.ts';
 import connectRoutes from './routes/connect.ts';
 import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
@@ -136,6 +137,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  // before every route and the static files (issue 21, docs/performance-wan.md)
+  await app.register(compressionPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
