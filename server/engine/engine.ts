@@ -13,7 +13,7 @@ import type { Principal } from './principal.ts';
 import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, unauthorized } from './errors.ts';
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
-import { fieldOf, selectList, toRecord } from './records.ts';
+import { fieldOf, selectFields, selectList, toRecord } from './records.ts';
 import { emitMessages } from '../outbox/emit.ts';
 import type {
   ActionContext,
@@ -155,8 +155,15 @@ export class Engine {
    * list over a million rows never counts a million rows; beyond the bound the total is a lower
    * bound (Content-Range `0-499/10000+`), which react-admin's pagination reads as 10000.
    */
-  async list(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): Promise<ListResult> {
-    const st = this.listStatements(p, e, query, op, fixed);
+  async list(
+    p: Principal | null,
+    e: CompiledEntity,
+    query: Rec,
+    op: 'read' | 'export' = 'read',
+    fixed?: SqlPart,
+    fields?: readonly string[],
+  ): Promise<ListResult> {
+    const st = this.listStatements(p, e, query, op, fixed, fields);
     const rows = await pageRows(this.db, st.page.sql, st.page.params);
     for (const r of rows) toRecord(e, r);
     let total: number;
@@ -172,8 +179,18 @@ export class Engine {
     return { records: rows, total, start: st.start, end: rows.length ? st.start + rows.length - 1 : st.start, totalIsLowerBound };
   }
 
-  /** The SQL list() runs (the index-coverage test explains these plans). */
-  listStatements(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): ListStatements {
+  /**
+   * The SQL list() runs (the index-coverage test explains these plans). `fields`: a lean page's
+   * fields (a screen's projection, codegen/runtime/list-projection.ts) instead of every visible one.
+   */
+  listStatements(
+    p: Principal | null,
+    e: CompiledEntity,
+    query: Rec,
+    op: 'read' | 'export' = 'read',
+    fixed?: SqlPart,
+    fields?: readonly string[],
+  ): ListStatements {
     const scope = this.readScope(e, p, op);
     const q = parseListQuery(this.meta, this.d, e, query);
     const hideDeleted: SqlPart | null =
@@ -181,7 +198,10 @@ export class Engine {
     const where = this.and(scope, q.where, hideDeleted, fixed);
     const from = ` FROM ${quote(e.table)} a${this.whereClause(where)}`;
     return {
-      page: { sql: `SELECT ${selectList(e)}${from} ORDER BY ${q.orderBy} ${this.d.limitOffset(q.end - q.start + 1, q.start)}`, params: where.params },
+      page: {
+        sql: `SELECT ${fields ? selectFields(e, fields) : selectList(e)}${from} ORDER BY ${q.orderBy} ${this.d.limitOffset(q.end - q.start + 1, q.start)}`,
+        params: where.params,
+      },
       // one more row than the cap tells "more than the cap" from "exactly the cap"
       count: { sql: `SELECT COUNT(*) AS n FROM (SELECT 1 AS x${from} LIMIT ?) t`, params: [...where.params, q.start + COUNT_LOOKAHEAD + 1] },
       start: q.start,

@@ -119,6 +119,14 @@ export function createDataProvider(apiUrl = API_URL): PortalDataProvider {
     ...base,
     // react-query cancels list calls the user no longer waits for (fetchRaw links the signal)
     supportAbortSignal: true,
+    // a list screen names itself (meta.screen): the server answers a lean page, only the fields
+    // that screen needs (server/routes/lean-list.ts); simple-rest builds the rest of the call
+    getList: (resource, params) => {
+      const screen = (params.meta as { screen?: unknown } | undefined)?.screen;
+      if (typeof screen !== 'string' || !screen) return base.getList(resource, params);
+      const lean = simpleRestProvider(apiUrl, ((url: string, options: unknown) => httpClient(`${url}&screen=${enc(screen)}`, options as never)) as never);
+      return lean.getList(resource, params);
+    },
     updateMany: async (resource: string, params: UpdateManyParams) => {
       const data = await inBatches(params.ids, BATCH_SIZE, async (id) => {
         const { json } = await httpClient(`${apiUrl}/${resource}/${enc(String(id))}`, { method: 'PUT', body: JSON.stringify(params.data) });
