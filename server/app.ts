@@ -13,6 +13,7 @@ import { metadata, schemas, tables, migrations } from './generated/index.ts';
 import { openDb, type DbTarget } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { migrate, type MigrateReport } from './db/migrate.ts';
+import { ensureTrigramIndexes } from './db/trigram.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
 import { createHandlers } from './handlers/index.ts';
 import { hooks as lifecycleHooks } from './hooks/index.ts';
@@ -65,6 +66,8 @@ export interface AppOptions {
   writesPerMinute?: number;
   /** serve the built admin from this folder (same origin as the API) */
   adminDir?: string;
+  /** compressed answers and precompressed assets (default true; the bench's "before" turns it off) */
+  compression?: boolean;
   /** most rows one export may hold (default MAX_EXPORT_ROWS of routes/export.ts) */
   exportMaxRows?: number;
   /** profiles that must use two-step verification (default: metadata app.mfa.requiredFor) */
@@ -110,7 +113,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const db = opts.db ?? (await openDb(targetOf(opts)));
   let migration: MigrateReport | null = null;
   try {
-    if (opts.migrate !== false) migration = await migrate(db, tables[db.kind], migrations);
+    if (opts.migrate !== false) {
+      migration = await migrate(db, tables[db.kind], migrations);
+      // substring searches' trigram indexes (server/db/trigram.ts)
+      migration.steps.push(...(await ensureTrigramIndexes(db, metadata)));
+    }
   } catch (err) {
     await db.close();
     throw err;
@@ -138,7 +145,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   // before every route and the static files (issue 21, docs/performance-wan.md)
-  await app.register(compressionPlugin);
+  if (opts.compression !== false) await app.register(compressionPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -206,7 +213,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(openapiRoutes, { routes });
   if (opts.adminDir) {
     const { default: adminStatic } = await import('./routes/admin-static.ts');
-    await app.register(adminStatic, { dir: opts.adminDir });
+    await app.register(adminStatic, { dir: opts.adminDir, preCompressed: opts.compression !== false });
   }
   return app;
 }

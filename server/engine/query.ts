@@ -9,6 +9,7 @@
  */
 import type { CompiledEntity, CompiledField, CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { likePattern, quote, type Dialect } from '../../codegen/runtime/dialect.ts';
+import { trigramCondition } from '../db/trigram.ts';
 import { badRequest } from './errors.ts';
 import { toStored, type SqlPart } from './access.ts';
 import { fieldOf } from './records.ts';
@@ -124,8 +125,15 @@ export function parseFilter(meta: CompiledMetadata, d: Dialect, e: CompiledEntit
     const ops = f.filter;
     if (suffix === '_like') {
       if (!ops.includes('contains')) throw badRequest('error.unknownFilter', { field: key });
+      const text = String(filterValue(d, e, f, value, key));
       parts.push(d.containsOp(col(f), '?'));
-      params.push(likePattern(String(filterValue(d, e, f, value, key))));
+      params.push(likePattern(text));
+      // SQLite: the field's trigram index narrows the rows LIKE reads (PostgreSQL's planner uses its own for ILIKE)
+      const narrowed = d.name === 'sqlite' ? trigramCondition(e, f.name, alias, text) : null;
+      if (narrowed) {
+        parts.push(narrowed.sql);
+        params.push(...narrowed.params);
+      }
     } else if (suffix === '_gte' || suffix === '_lte') {
       if (!ops.includes('range')) throw badRequest('error.unknownFilter', { field: key });
       parts.push(d.broadRange(`${col(f)} ${suffix === '_gte' ? '>=' : '<='} ?`));

@@ -2,6 +2,8 @@
  * The bench's results: their shape (checked by the smoke test), the targets of the issue judged
  * against them, and the short Markdown table run.ts prints and writes beside the JSON.
  */
+import { wanSection, wanTargets } from './wan-report.ts';
+
 export type StepStatus = 'ok' | 'pending' | 'failed';
 export interface StepResult {
   status: StepStatus;
@@ -154,6 +156,7 @@ export function evaluateTargets(r: BenchResults): Target[] {
     met: ok('startup') ? (s.startup.compiledAhead?.status === 'ok' ? s.startup.compiledAhead.readyMs : s.startup.readyMs) < 1000 : null,
   });
   t.push(...backendTargets(r));
+  t.push(...wanTargets(s, full));
   t.push({
     id: 'seed.time',
     what: 'seeding the demo data at scale',
@@ -359,6 +362,7 @@ export function markdownReport(r: BenchResults): string {
     );
     out.push('');
   }
+  out.push(...wanSection(s));
   out.push('| target | measured | met |');
   out.push('|---|---|:-:|');
   for (const x of r.targets) out.push(`| ${x.what}: ${x.target} | ${x.measured.replace(/\|/g, '\\|')} | ${x.met === null ? '–' : x.met ? 'yes' : '**no**'} |`);

@@ -12,7 +12,7 @@
  *   --scale N        demo seed scale (default 1667: 1,000,200 purchase order lines; 1 = 600)
  *   --rounds N       alternating rounds of the list variants (default 3)
  *   --duration S     seconds measured per variant and round (default 8); --warmup S (default 2)
- *   --only a,b       steps to run: seed,startup,list,sweep,ship,export,codegen,ui,bundle
+ *   --only a,b       steps to run: seed,startup,list,sweep,ship,export,codegen,ui,bundle,wan
  *   --db FILE        database file (default data/bench/portal-<scale>.db); --reuse-db keeps an
  *                    existing one instead of seeding again (its seeding time is reported as reused)
  *   --out DIR        where results go (default tests/bench/results)
@@ -33,8 +33,9 @@ import { evaluateTargets, markdownReport, type BenchResults, type StepResult } f
 import { seedStep, startupStep, listStep, sweepStep, shipStep, exportStep, codegenStep, type Ctx } from './steps.ts';
 import { pgDataDir, pgSeedInfoFile, readSeedInfo, startBenchPostgres, type BenchPostgres } from './setups.ts';
 import { uiRenderStep, bundleStep } from './ui.ts';
+import { wanStep } from './wan.ts';
 
-const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'export', 'codegen', 'ui', 'bundle'] as const;
+const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'export', 'codegen', 'ui', 'bundle', 'wan'] as const;
 type Step = (typeof STEPS)[number];
 
 function parseArgs(argv: string[]) {
@@ -116,6 +117,7 @@ export async function main(argv: string[]): Promise<BenchResults> {
     await run('codegen', () => codegenStep(ctx));
     await run('ui', () => uiRenderStep(ctx));
     await run('bundle', () => bundleStep(ctx));
+    await run('wan', () => wanStep(ctx));
   } finally {
     // every server once (a smoke run's SQLite setup is the shared server)
     for (const server of new Set([ctx.shared, ...[...(ctx.running?.values() ?? [])].map((r) => r.server)])) await server?.stop();
