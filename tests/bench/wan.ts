@@ -38,27 +38,40 @@ export const LINKS = {
 type Link = keyof typeof LINKS;
 const STEPS = ['signIn', 'login', 'orderListNewDocument', 'orderListFromMenu'] as const;
 type WanStep = (typeof STEPS)[number];
-type Figures = Record<WanStep, { ms: number; bytes: number }>;
+type Figures = Record<WanStep, { ms: number; bytes: number; largest: string[] }>;
 
-/** Bytes on the wire since the last reset (responses' encoded lengths, headers included). */
-async function wireCounter(cdp: CDPSession): Promise<() => number> {
+/** Bytes on the wire since the last reset (responses' encoded lengths, headers included), and the largest responses. */
+async function wireCounter(cdp: CDPSession): Promise<() => { bytes: number; largest: string[] }> {
   let bytes = 0;
-  cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => (bytes += e.encodedDataLength));
+  let seen: { url: string; bytes: number }[] = [];
+  const urls = new Map<string, string>();
+  cdp.on('Network.responseReceived', (e: { requestId: string; response: { url: string } }) => urls.set(e.requestId, e.response.url));
+  cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => {
+    bytes += e.encodedDataLength;
+    seen.push({ url: (urls.get(e.requestId) ?? '?').replace(/^https?:\/\/[^/]+/, ''), bytes: e.encodedDataLength });
+  });
   return () => {
-    const b = bytes;
+    const out = {
+      bytes,
+      largest: seen
+        .sort((a, b) => b.bytes - a.bytes)
+        .slice(0, 4)
+        .map((x) => `${x.url.slice(0, 60)} ${round(x.bytes / 1024, 1)} kB`),
+    };
     bytes = 0;
-    return b;
+    seen = [];
+    return out;
   };
 }
 
-async function timed(take: () => number, f: () => Promise<void>): Promise<{ ms: number; bytes: number }> {
+async function timed(take: () => { bytes: number; largest: string[] }, f: () => Promise<void>): Promise<{ ms: number; bytes: number; largest: string[] }> {
   take();
   const t = performance.now();
   await f();
   const ms = performance.now() - t;
   // responses still finishing (a late chunk) belong to the step
   await new Promise((r) => setTimeout(r, 200));
-  return { ms: round(ms), bytes: take() };
+  return { ms: round(ms), ...take() };
 }
 
 /** Rows of the order list on screen (the lean table's count of its data). */

@@ -82,8 +82,8 @@ describe('a lean page', () => {
   });
 
   it('is refused for a screen the caller may not open, one of another resource or none at all', async () => {
-    // internal screens a supplier may not open (screen roles)
-    const internal = listScreens.find((s) => s.roles.length && !s.roles.includes('supplier') && !s.claimWarehouseOnly);
+    // a screen for other roles than a supplier's (role user)
+    const internal = listScreens.find((s) => s.roles.length && !s.roles.includes('user') && !s.claimWarehouseOnly);
     expect(internal).toBeDefined();
     const refused = await page(internal!.resource!, tokens.sup01, internal!.name);
     expect(refused.statusCode).toBe(403);
