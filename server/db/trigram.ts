@@ -103,15 +103,44 @@ export async function ensureTrigramIndexes(db: Db, meta: CompiledMetadata, warn:
   return steps;
 }
 
+/** Whether the index should drive a search (the engine's probe, below); absent: always. */
+export type TrigramProbe = (e: CompiledEntity, field: string, match: string) => boolean;
+
+/** An FTS5 phrase limited to the column: the text in double quotes ("" for a quote inside). */
+const phrase = (e: CompiledEntity, field: string, value: string) => `{${e.fields[field].column}} : "${value.replace(/"/g, '""')}"`;
+
 /**
- * The SQLite condition of `field_like` on a trigram-indexed field: LIKE, narrowed by the index when
- * the search has trigrams. `pattern` is the LIKE pattern (likePattern), `value` the searched text.
- * Null when the field has no trigram index or the search is too short (the caller writes plain LIKE).
+ * The SQLite condition of `field_like` on a trigram-indexed field: LIKE (always: it decides), narrowed
+ * by the index when the search has trigrams and `narrows` (the engine's probe) says the index pays.
+ * Null when the field has no trigram index, the search is too short or too common (plain LIKE).
  */
-export function trigramCondition(e: CompiledEntity, field: string, alias: string, value: string): { sql: string; params: unknown[] } | null {
+export function trigramCondition(
+  e: CompiledEntity,
+  field: string,
+  alias: string,
+  value: string,
+  narrows?: TrigramProbe,
+): { sql: string; params: unknown[] } | null {
   if ([...value].length < MIN_TRIGRAM_CHARS || !trigramFields(e).includes(field)) return null;
+  const match = phrase(e, field, value);
+  if (narrows && !narrows(e, field, match)) return null;
   const fts = quote(ftsTable(e));
-  // an FTS5 phrase limited to the column: a string in double quotes ("" for a quote inside)
-  const match = `{${e.fields[field].column}} : "${value.replace(/"/g, '""')}"`;
   return { sql: `${alias}."id" IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`, params: [match] };
+}
+
+/**
+ * SQLite's planner cannot tell a rare search from a common one, and the two want opposite plans: the
+ * index's row list, fetched and sorted (cost ~ matches), or the sort index's walk, stopping at a full
+ * page (cost ~ page size x rows / matches). They cost the same near sqrt(page size x rows); below
+ * that the index drives. The probe counts the index's matches up to that bound (one FTS read, on the
+ * connection itself: better-sqlite3 is synchronous). Correctness never depends on it: LIKE decides.
+ */
+export function sqliteTrigramProbe(raw: { prepare(sql: string): { get(...params: unknown[]): unknown } }, pageSize: number): TrigramProbe {
+  return (e, _field, match) => {
+    const fts = quote(ftsTable(e));
+    const rows = Number((raw.prepare(`SELECT MAX("id") AS n FROM ${quote(e.table)}`).get() as { n: number | null }).n ?? 0);
+    const bound = Math.max(pageSize, Math.ceil(Math.sqrt(pageSize * rows)));
+    const n = Number((raw.prepare(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT ${bound})`).get(match) as { n: number }).n);
+    return n < bound;
+  };
 }

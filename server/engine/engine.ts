@@ -13,6 +13,7 @@ import type { Principal } from './principal.ts';
 import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, unauthorized } from './errors.ts';
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
+import { sqliteTrigramProbe, type TrigramProbe } from '../db/trigram.ts';
 import { fieldOf, selectFields, selectList, toRecord } from './records.ts';
 import { emitMessages } from '../outbox/emit.ts';
 import type {
@@ -80,6 +81,7 @@ async function pageRows(db: Queryable, sql: string, params: unknown[]): Promise<
 export class Engine {
   readonly validator: SchemaValidator;
   readonly d: Dialect;
+  private readonly trigramProbe: TrigramProbe | undefined;
   /** the lifecycle hooks of create, update and delete (metadata "hooks", server/hooks/) */
   readonly hooks: HookRunner;
 
@@ -92,6 +94,9 @@ export class Engine {
   ) {
     this.validator = new SchemaValidator(meta);
     this.d = db.dialect;
+    // SQLite: whether a substring search's trigram index pays (server/db/trigram.ts)
+    const raw = (db as Partial<{ raw: Parameters<typeof sqliteTrigramProbe>[0] }>).raw;
+    this.trigramProbe = db.dialect.name === 'sqlite' && raw ? sqliteTrigramProbe(raw, meta.app.pageSize) : undefined;
     this.hooks = new HookRunner(meta, hooks);
     const missing = Object.values(meta.entities).flatMap((e) =>
       Object.values(e.actions)
@@ -192,7 +197,7 @@ export class Engine {
     fields?: readonly string[],
   ): ListStatements {
     const scope = this.readScope(e, p, op);
-    const q = parseListQuery(this.meta, this.d, e, query);
+    const q = parseListQuery(this.meta, this.d, e, query, undefined, this.trigramProbe);
     const hideDeleted: SqlPart | null =
       e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
     const where = this.and(scope, q.where, hideDeleted, fixed);
@@ -226,7 +231,7 @@ export class Engine {
     screenSort?: { field: string; order: 'ASC' | 'DESC' },
   ): { sql: string; countSql: string; params: unknown[]; countParams: unknown[] } {
     const scope = this.readScope(e, p, 'export');
-    const q = parseListQuery(this.meta, this.d, e, { filter: query.filter, sort: query.sort }, screenSort);
+    const q = parseListQuery(this.meta, this.d, e, { filter: query.filter, sort: query.sort }, screenSort, this.trigramProbe);
     const hideDeleted: SqlPart | null =
       e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
     const fixedParts: SqlPart[] = Object.entries(fixed).map(([n, v]) => {
