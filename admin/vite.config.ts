@@ -12,6 +12,7 @@
  */
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './precompress.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -119,7 +120,7 @@ function typeErrorsOverlay(): Plugin {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), reloadWithServer(), typeErrorsOverlay()],
+  plugins: [react(), reloadWithServer(), typeErrorsOverlay(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -13,6 +13,7 @@ import { metadata, schemas, tables, migrations } from './generated/index.ts';
 import { openDb, type DbTarget } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { migrate, type MigrateReport } from './db/migrate.ts';
+import { ensureTrigramIndexes } from './db/trigram.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
 import { createHandlers } from './handlers/index.ts';
 import { hooks as lifecycleHooks } from './hooks/index.ts';
@@ -23,6 +24,7 @@ import errorsPlugin from './plugins/errors.ts';
 import authPlugin from './plugins/auth.ts';
 import fileStorePlugin, { fileStoreFor } from './plugins/file-store.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
+import compressionPlugin from './plugins/compression.ts';
 import connectRoutes from './routes/connect.ts';
 import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
@@ -71,6 +73,8 @@ export interface AppOptions {
   writesPerMinute?: number;
   /** serve the built admin from this folder (same origin as the API) */
   adminDir?: string;
+  /** compressed answers and precompressed assets (default true; the bench's "before" turns it off) */
+  compression?: boolean;
   /** most rows one export may hold (default MAX_EXPORT_ROWS of routes/export.ts) */
   exportMaxRows?: number;
   /** profiles that must use two-step verification (default: metadata app.mfa.requiredFor) */
@@ -122,7 +126,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const db = opts.db ?? (await openDb(targetOf(opts)));
   let migration: MigrateReport | null = null;
   try {
-    if (opts.migrate !== false) migration = await migrate(db, tables[db.kind], migrations);
+    if (opts.migrate !== false) {
+      migration = await migrate(db, tables[db.kind], migrations);
+      // substring searches' trigram indexes (server/db/trigram.ts)
+      migration.steps.push(...(await ensureTrigramIndexes(db, metadata)));
+    }
   } catch (err) {
     await db.close();
     throw err;
@@ -153,6 +161,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  // before every route and the static files (issue 21, docs/performance-wan.md)
+  if (opts.compression !== false) await app.register(compressionPlugin);
   // /healthz, /readyz and /metrics (server/ops/): before the routes, so every route is measured
   await app.register(healthRoutes, { db, migrationIds: () => migrations.map((m) => m.id) });
   await app.register(metricsPlugin, { db, metadata, cluster: opts.clusterMetrics ?? false, ...(opts.metricsToken ? { token: opts.metricsToken } : {}) });
@@ -225,7 +235,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(openapiRoutes, { routes });
   if (opts.adminDir) {
     const { default: adminStatic } = await import('./routes/admin-static.ts');
-    await app.register(adminStatic, { dir: opts.adminDir });
+    await app.register(adminStatic, { dir: opts.adminDir, preCompressed: opts.compression !== false });
   }
   return app;
 }

@@ -46,6 +46,9 @@ export async function prepare(config: Config): Promise<string> {
       const seeded = await seedOwedTables(db, metadata, report.created, log);
       if (seeded.length) log(`demo data written for the new ${seeded.join(', ')}`);
     }
+    // substring searches' trigram indexes, built after the demo data (one pass instead of a trigger per row)
+    const { ensureTrigramIndexes } = await import('./db/trigram.ts');
+    for (const line of await ensureTrigramIndexes(db, metadata, (msg) => log(msg))) log(`database ${describeTarget(config.database)}: ${line}`);
     return await resolveSecret(config, db);
   } finally {
     await db.close();

@@ -13,7 +13,8 @@ import type { Principal } from './principal.ts';
 import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, unauthorized } from './errors.ts';
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
-import { fieldOf, selectList, toRecord } from './records.ts';
+import { sqliteTrigramProbe, type TrigramProbe } from '../db/trigram.ts';
+import { fieldOf, selectFields, selectList, toRecord } from './records.ts';
 import { emitMessages } from '../outbox/emit.ts';
 import type {
   ActionContext,
@@ -81,6 +82,7 @@ async function pageRows(db: Queryable, sql: string, params: unknown[]): Promise<
 export class Engine {
   readonly validator: SchemaValidator;
   readonly d: Dialect;
+  private readonly trigramProbe: TrigramProbe | undefined;
   /** the lifecycle hooks of create, update and delete (metadata "hooks", server/hooks/) */
   readonly hooks: HookRunner;
 
@@ -93,6 +95,9 @@ export class Engine {
   ) {
     this.validator = new SchemaValidator(meta);
     this.d = db.dialect;
+    // SQLite: whether a substring search's trigram index pays (server/db/trigram.ts)
+    const raw = (db as Partial<{ raw: Parameters<typeof sqliteTrigramProbe>[0] }>).raw;
+    this.trigramProbe = db.dialect.name === 'sqlite' && raw ? sqliteTrigramProbe(raw, meta.app.pageSize) : undefined;
     this.hooks = new HookRunner(meta, hooks);
     const missing = Object.values(meta.entities).flatMap((e) =>
       Object.values(e.actions)
@@ -156,8 +161,15 @@ export class Engine {
    * list over a million rows never counts a million rows; beyond the bound the total is a lower
    * bound (Content-Range `0-499/10000+`), which react-admin's pagination reads as 10000.
    */
-  async list(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): Promise<ListResult> {
-    const st = this.listStatements(p, e, query, op, fixed);
+  async list(
+    p: Principal | null,
+    e: CompiledEntity,
+    query: Rec,
+    op: 'read' | 'export' = 'read',
+    fixed?: SqlPart,
+    fields?: readonly string[],
+  ): Promise<ListResult> {
+    const st = this.listStatements(p, e, query, op, fixed, fields);
     const rows = await pageRows(this.db, st.page.sql, st.page.params);
     for (const r of rows) toRecord(e, r);
     let total: number;
@@ -173,16 +185,29 @@ export class Engine {
     return { records: rows, total, start: st.start, end: rows.length ? st.start + rows.length - 1 : st.start, totalIsLowerBound };
   }
 
-  /** The SQL list() runs (the index-coverage test explains these plans). */
-  listStatements(p: Principal | null, e: CompiledEntity, query: Rec, op: 'read' | 'export' = 'read', fixed?: SqlPart): ListStatements {
+  /**
+   * The SQL list() runs (the index-coverage test explains these plans). `fields`: a lean page's
+   * fields (a screen's projection, codegen/runtime/list-projection.ts) instead of every visible one.
+   */
+  listStatements(
+    p: Principal | null,
+    e: CompiledEntity,
+    query: Rec,
+    op: 'read' | 'export' = 'read',
+    fixed?: SqlPart,
+    fields?: readonly string[],
+  ): ListStatements {
     const scope = this.readScope(e, p, op);
-    const q = parseListQuery(this.meta, this.d, e, query);
+    const q = parseListQuery(this.meta, this.d, e, query, undefined, this.trigramProbe);
     const hideDeleted: SqlPart | null =
       e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
     const where = this.and(scope, q.where, hideDeleted, fixed);
     const from = ` FROM ${quote(e.table)} a${this.whereClause(where)}`;
     return {
-      page: { sql: `SELECT ${selectList(e)}${from} ORDER BY ${q.orderBy} ${this.d.limitOffset(q.end - q.start + 1, q.start)}`, params: where.params },
+      page: {
+        sql: `SELECT ${fields ? selectFields(e, fields) : selectList(e)}${from} ORDER BY ${q.orderBy} ${this.d.limitOffset(q.end - q.start + 1, q.start)}`,
+        params: where.params,
+      },
       // one more row than the cap tells "more than the cap" from "exactly the cap"
       count: { sql: `SELECT COUNT(*) AS n FROM (SELECT 1 AS x${from} LIMIT ?) t`, params: [...where.params, q.start + COUNT_LOOKAHEAD + 1] },
       start: q.start,
@@ -207,7 +232,7 @@ export class Engine {
     screenSort?: { field: string; order: 'ASC' | 'DESC' },
   ): { sql: string; countSql: string; params: unknown[]; countParams: unknown[] } {
     const scope = this.readScope(e, p, 'export');
-    const q = parseListQuery(this.meta, this.d, e, { filter: query.filter, sort: query.sort }, screenSort);
+    const q = parseListQuery(this.meta, this.d, e, { filter: query.filter, sort: query.sort }, screenSort, this.trigramProbe);
     const hideDeleted: SqlPart | null =
       e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
     const fixedParts: SqlPart[] = Object.entries(fixed).map(([n, v]) => {

@@ -24,7 +24,8 @@
  * (PostgREST builds its answers the same way). The bench checks the bytes against the generic
  * route on every declared list query (tests/bench/steps.ts, JSON check).
  *
- * Private fields never appear: the page statement selects visible fields only (selectList).
+ * Private fields never appear: the page statement selects visible fields only (selectList), or a
+ * lean page's fields (selectFields, the screen's projection).
  */
 import type { CompiledEntity, CompiledField } from '../../codegen/runtime/model.ts';
 import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
@@ -63,14 +64,22 @@ function postgresColumn(f: CompiledField): string {
 }
 
 const cache = new WeakMap<CompiledEntity, Map<string, string>>();
+const projectedCache = new WeakMap<readonly string[], Map<string, string>>();
 
-/** The projection part of the JSON query, per entity and dialect (the page SQL varies, this does not). */
-function projection(e: CompiledEntity, d: Dialect): string {
-  let byDialect = cache.get(e);
-  if (!byDialect) cache.set(e, (byDialect = new Map()));
+/**
+ * The projection part of the JSON query, per entity (or lean page's `names`) and dialect (the page
+ * SQL varies, this does not).
+ */
+function projection(e: CompiledEntity, d: Dialect, names?: readonly string[]): string {
+  let byDialect = names ? projectedCache.get(names) : cache.get(e);
+  if (!byDialect) {
+    byDialect = new Map();
+    if (names) projectedCache.set(names, byDialect);
+    else cache.set(e, byDialect);
+  }
   let p = byDialect.get(d.name);
   if (!p) {
-    const fields = visibleFields(e);
+    const fields = names ? visibleFields(e).filter((f) => names.includes(f.name)) : visibleFields(e);
     p = d.name === 'sqlite' ? `json_object(${fields.map((f) => `'${f.name}', ${sqliteValue(f)}`).join(', ')})` : fields.map(postgresColumn).join(', ');
     byDialect.set(d.name, p);
   }
@@ -81,13 +90,13 @@ function projection(e: CompiledEntity, d: Dialect): string {
  * The statement that returns the page of `st` as one row `{ body: string, n: number }`, with the
  * page statement's own parameters.
  */
-export function listJsonStatement(st: Pick<ListStatements, 'page'>, e: CompiledEntity, d: Dialect): SqlPart {
+export function listJsonStatement(st: Pick<ListStatements, 'page'>, e: CompiledEntity, d: Dialect, fields?: readonly string[]): SqlPart {
   const page = st.page.sql;
   const sql =
     d.name === 'sqlite'
-      ? `SELECT json_group_array(${projection(e, d)}) AS body, COUNT(*) AS n FROM (${page}) t`
+      ? `SELECT json_group_array(${projection(e, d, fields)}) AS body, COUNT(*) AS n FROM (${page}) t`
       : // ::text: node-postgres would parse a json column back into objects
-        `SELECT COALESCE('[' || string_agg(row_to_json(j)::text, ',') || ']', '[]') AS body, COUNT(*) AS n FROM (SELECT ${projection(e, d)} FROM (${page}) t) j`;
+        `SELECT COALESCE('[' || string_agg(row_to_json(j)::text, ',') || ']', '[]') AS body, COUNT(*) AS n FROM (SELECT ${projection(e, d, fields)} FROM (${page}) t) j`;
   return { sql, params: st.page.params };
 }
 
@@ -107,9 +116,15 @@ export interface JsonPage {
  * Engine.list with the JSON built by the database: the same statements, scope and checks
  * (listStatements), the same bounded count, the same answer.
  */
-export async function listJson(engine: Engine, p: Principal | null, e: CompiledEntity, query: Record<string, unknown>): Promise<JsonPage> {
-  const st = engine.listStatements(p, e, query);
-  const j = listJsonStatement(st, e, engine.d);
+export async function listJson(
+  engine: Engine,
+  p: Principal | null,
+  e: CompiledEntity,
+  query: Record<string, unknown>,
+  fields?: readonly string[],
+): Promise<JsonPage> {
+  const st = engine.listStatements(p, e, query, 'read', undefined, fields);
+  const j = listJsonStatement(st, e, engine.d, fields);
   const row = (await engine.db.get<{ body: string; n: number }>(j.sql, j.params))!;
   const count = Number(row.n);
   let total: number;

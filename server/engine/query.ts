@@ -9,6 +9,7 @@
  */
 import type { CompiledEntity, CompiledField, CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { likePattern, quote, type Dialect } from '../../codegen/runtime/dialect.ts';
+import { trigramCondition, type TrigramProbe } from '../db/trigram.ts';
 import { badRequest } from './errors.ts';
 import { toStored, type SqlPart } from './access.ts';
 import { fieldOf } from './records.ts';
@@ -92,7 +93,14 @@ function filterValue(d: Dialect, e: CompiledEntity, f: CompiledField, v: unknown
  * result; PostgreSQL keeps per-value statistics and needs no such hint (dialect.broadRange).
  */
 
-export function parseFilter(meta: CompiledMetadata, d: Dialect, e: CompiledEntity, filter: unknown, alias = 'a'): { where: SqlPart; includeDeleted: boolean } {
+export function parseFilter(
+  meta: CompiledMetadata,
+  d: Dialect,
+  e: CompiledEntity,
+  filter: unknown,
+  alias = 'a',
+  narrows?: TrigramProbe,
+): { where: SqlPart; includeDeleted: boolean } {
   const parts: string[] = [];
   const params: unknown[] = [];
   let includeDeleted = false;
@@ -124,8 +132,15 @@ export function parseFilter(meta: CompiledMetadata, d: Dialect, e: CompiledEntit
     const ops = f.filter;
     if (suffix === '_like') {
       if (!ops.includes('contains')) throw badRequest('error.unknownFilter', { field: key });
+      const text = String(filterValue(d, e, f, value, key));
       parts.push(d.containsOp(col(f), '?'));
-      params.push(likePattern(String(filterValue(d, e, f, value, key))));
+      params.push(likePattern(text));
+      // SQLite: the field's trigram index narrows the rows LIKE reads (PostgreSQL's planner uses its own for ILIKE)
+      const narrowed = d.name === 'sqlite' ? trigramCondition(e, f.name, alias, text, narrows) : null;
+      if (narrowed) {
+        parts.push(narrowed.sql);
+        params.push(...narrowed.params);
+      }
     } else if (suffix === '_gte' || suffix === '_lte') {
       if (!ops.includes('range')) throw badRequest('error.unknownFilter', { field: key });
       parts.push(d.broadRange(`${col(f)} ${suffix === '_gte' ? '>=' : '<='} ?`));
@@ -201,9 +216,10 @@ export function parseListQuery(
   e: CompiledEntity,
   query: Record<string, unknown>,
   screenSort?: { field: string; order: 'ASC' | 'DESC' },
+  narrows?: TrigramProbe,
 ): ListParams & { includeDeleted: boolean } {
   const filter = parseJson(query.filter, 'filter');
-  const { where, includeDeleted } = parseFilter(meta, d, e, filter);
+  const { where, includeDeleted } = parseFilter(meta, d, e, filter, 'a', narrows);
   const orderBy = parseSort(e, query.sort, screenSort);
   const { start, end } = parseRange(meta, query.range);
   return { where, orderBy, start, end, includeDeleted };

@@ -19,6 +19,21 @@ export function selectList(e: CompiledEntity, alias = 'a', includePrivate = fals
   return sql;
 }
 
+const projectedCache = new WeakMap<readonly string[], string>();
+
+/** The select list of a lean page (codegen/runtime/list-projection.ts): `fields` only, as selectList names them. */
+export function selectFields(e: CompiledEntity, fields: readonly string[], alias = 'a'): string {
+  let sql = projectedCache.get(fields);
+  if (!sql) {
+    sql = fields
+      .filter((n) => Object.hasOwn(e.fields, n) && !e.fields[n].private)
+      .map((n) => `${alias}.${quote(e.fields[n].column)} AS ${quote(n)}`)
+      .join(', ');
+    projectedCache.set(fields, sql);
+  }
+  return sql;
+}
+
 function boolFields(e: CompiledEntity): string[] {
   let b = boolCache.get(e);
   if (!b) {

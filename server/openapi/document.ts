@@ -238,6 +238,13 @@ class Builder {
               content: json(tuple({ type: 'integer', minimum: 0 }, { type: 'integer', minimum: 0 })),
             },
             { name: 'filter', in: 'query', description: 'the conditions, all of which must hold', content: json(filterSchema(e, this.meta)) },
+            {
+              name: 'screen',
+              in: 'query',
+              description:
+                'a list screen of this resource the caller may open: the rows carry only the fields that screen needs (a lean page); without it, every field',
+              schema: { type: 'string', enum: [...this.meta.screens.filter((s) => s.kind === 'list' && s.resource === e.resource).map((s) => s.name), ''] },
+            },
           ],
           responses: {
             '200': {
@@ -245,7 +252,7 @@ class Builder {
               headers: { 'Content-Range': { schema: { type: 'string' }, description: `${e.resource} 0-499/1234` } },
               content: json({ type: 'array', items: ref(names.record) }),
             },
-            ...errorResponses(400, 401, 403),
+            ...errorResponses(400, 401, 403, 404),
           },
         };
       case key === 'GET /:id':

@@ -16,7 +16,7 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async (app, opts: { dir: string }) => {
+  async (app, opts: { dir: string; preCompressed?: boolean }) => {
     const ok = existsSync(join(opts.dir, 'index.html'));
     app.decorate('adminIndex', ok);
     if (!ok) {
@@ -26,6 +26,8 @@ export default fp(
     await app.register(fastifyStatic, {
       root: opts.dir,
       wildcard: false,
+      // the build's .br / .gz twins (admin/precompress.ts), chosen by Accept-Encoding; never compressed again
+      preCompressed: opts.preCompressed !== false,
       // hashed assets may be cached for long; index.html never
       setHeaders: (res, path) => res.header('cache-control', path.endsWith('index.html') ? 'no-cache' : 'public, max-age=31536000, immutable'),
     });

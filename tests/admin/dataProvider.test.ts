@@ -37,6 +37,24 @@ describe('simple-rest', () => {
     expect(JSON.parse(u.searchParams.get('sort')!)).toEqual(['orderNo', 'ASC']);
     expect(JSON.parse(u.searchParams.get('filter')!)).toEqual({ status: '1' });
     expect(calls[0].headers.get('Authorization')).toBe('Bearer tok');
+    expect(u.searchParams.has('screen')).toBe(false);
+    // no Range header: with one, Chromium asks for an uncompressed answer
+    expect(calls[0].headers.has('Range')).toBe(false);
+  });
+
+  it('getList of a list screen (meta.screen) asks for its lean page', async () => {
+    const { calls } = mockFetch(() => ({ json: [{ id: 1 }], headers: { 'content-range': 'orders 0-0/42' } }));
+    const r = await dp.getList('orders', {
+      pagination: { page: 2, perPage: 10 },
+      sort: { field: 'orderNo', order: 'ASC' },
+      filter: {},
+      meta: { screen: 'orderSearch' },
+    });
+    expect(r.total).toBe(42);
+    const u = new URL(calls[0].url, 'http://x');
+    expect(u.searchParams.get('screen')).toBe('orderSearch');
+    expect(JSON.parse(u.searchParams.get('range')!)).toEqual([10, 19]);
+    expect(calls[0].headers.get('Authorization')).toBe('Bearer tok');
   });
 });
 

@@ -64,6 +64,14 @@ describe('bench smoke run', () => {
       expect(Object.values(ui.harness.sameCells).every(Boolean), 'every variant shows the same header and first row').toBe(true);
       expect(ui.page.uncached.rowCount).toBeGreaterThan(0);
       expect(ui.page.uncached.fromNetwork).toBe(1);
+      // the wan step (issue 21): before and after over an emulated link, bytes per step, CPU with and without compression
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const wan = results.steps.wan as Record<string, any>;
+      expect(wan?.status, String(wan?.error ?? wan?.note)).toBe('ok');
+      expect(Object.keys(wan.summary).sort()).toEqual(['dsl.after', 'dsl.before']);
+      expect(wan.summary['dsl.after'].signIn.kB).toBeLessThan(wan.summary['dsl.before'].signIn.kB);
+      expect(wan.pageBytes.lean.br).toBeLessThan(wan.pageBytes.lean.identity);
+      expect(wan.compressionCpu.cpuMsPerPage.compressed).toBeGreaterThan(0);
     }
     expect(results.targets.map((t) => t.id)).toEqual(
       expect.arrayContaining([
@@ -84,11 +92,16 @@ describe('bench smoke run', () => {
         'list.cpu.sqlite',
         'list.cpu.postgres',
         'list.dbJson',
+        'wan.page.bytes',
+        'wan.slow4g.signIn',
+        'wan.slow4g.login',
+        'wan.slow4g.orderList',
+        'wan.compression.cpu',
       ]),
     );
     const md = readFileSync(join(dir, 'latest.md'), 'utf8');
     expect(md).toMatch(/\| target \| measured \| met \|/);
     expect(md).toMatch(/\| setup \| variant \| req\/s/);
     expect(md).toMatch(/\| setup \| durability \| 1 client ships\/s/);
-  }, 900_000); // a limit for a loaded machine (four setups, a throw-away PostgreSQL, a browser step), not a timing
+  }, 1_500_000); // a limit for a loaded machine (four setups, a throw-away PostgreSQL, two browser steps: ui and wan), not a timing
 });

@@ -200,6 +200,8 @@ export interface ServerOptions {
   bundle?: string;
   /** also serve the built admin (the UI step drives it in Chromium) */
   adminDir?: string;
+  /** false: no compressed answers or assets (the wan step's "before") */
+  compression?: boolean;
   /** serve PostgreSQL at this URL instead of the SQLite file */
   databaseUrl?: string;
   /** server processes on the one port (node:cluster, as PORTAL_WORKERS runs production); default 1 */
@@ -225,6 +227,7 @@ export function startServer(db: string, filesDir: string, cpu?: number, opts: Se
     BENCH_WORKERS: String(workers),
     ...(opts.databaseUrl ? { BENCH_DATABASE_URL: opts.databaseUrl } : {}),
     ...(opts.adminDir ? { BENCH_ADMIN: opts.adminDir } : {}),
+    ...(opts.compression === false ? { BENCH_COMPRESSION: 'off' } : {}),
   };
   const child = fork(script, [], { cwd: ROOT, env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // pinned right after the fork, before tsx has loaded anything (threads made later inherit it).

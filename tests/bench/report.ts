@@ -3,6 +3,7 @@
  * against them, and the short Markdown table run.ts prints and writes beside the JSON.
  */
 import { loginFloodTarget } from './login-flood-target.ts';
+import { wanSection, wanTargets } from './wan-report.ts';
 
 export type StepStatus = 'ok' | 'pending' | 'failed';
 export interface StepResult {
@@ -156,6 +157,7 @@ export function evaluateTargets(r: BenchResults): Target[] {
     met: ok('startup') ? (s.startup.compiledAhead?.status === 'ok' ? s.startup.compiledAhead.readyMs : s.startup.readyMs) < 1000 : null,
   });
   t.push(...backendTargets(r));
+  t.push(...wanTargets(s, full));
   t.push({
     id: 'seed.time',
     what: 'seeding the demo data at scale',
@@ -362,6 +364,7 @@ export function markdownReport(r: BenchResults): string {
     );
     out.push('');
   }
+  out.push(...wanSection(s));
   out.push('| target | measured | met |');
   out.push('|---|---|:-:|');
   for (const x of r.targets) out.push(`| ${x.what}: ${x.target} | ${x.measured.replace(/\|/g, '\\|')} | ${x.met === null ? '–' : x.met ? 'yes' : '**no**'} |`);

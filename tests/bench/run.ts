@@ -12,7 +12,7 @@
  *   --scale N        demo seed scale (default 1667: 1,000,200 purchase order lines; 1 = 600)
  *   --rounds N       alternating rounds of the list variants (default 3)
  *   --duration S     seconds measured per variant and round (default 8); --warmup S (default 2)
- *   --only a,b       steps to run: seed,startup,list,sweep,ship,export,codegen,ui,bundle,loginFlood
+ *   --only a,b       steps to run: seed,startup,list,sweep,ship,export,codegen,ui,bundle,loginFlood,wan
  *   --db FILE        database file (default data/bench/portal-<scale>.db); --reuse-db keeps an
  *                    existing one instead of seeding again (its seeding time is reported as reused)
  *   --out DIR        where results go (default tests/bench/results)
@@ -34,8 +34,9 @@ import { seedStep, startupStep, listStep, sweepStep, shipStep, exportStep, codeg
 import { pgDataDir, pgSeedInfoFile, readSeedInfo, startBenchPostgres, type BenchPostgres } from './setups.ts';
 import { uiRenderStep, bundleStep } from './ui.ts';
 import { loginFloodStep } from './login-flood.ts';
+import { wanStep } from './wan.ts';
 
-const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'export', 'codegen', 'ui', 'bundle', 'loginFlood'] as const;
+const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'export', 'codegen', 'ui', 'bundle', 'loginFlood', 'wan'] as const;
 type Step = (typeof STEPS)[number];
 
 function parseArgs(argv: string[]) {
@@ -118,6 +119,7 @@ export async function main(argv: string[]): Promise<BenchResults> {
     await run('ui', () => uiRenderStep(ctx));
     await run('bundle', () => bundleStep(ctx));
     await run('loginFlood', () => loginFloodStep(ctx));
+    await run('wan', () => wanStep(ctx));
   } finally {
     // every server once (a smoke run's SQLite setup is the shared server)
     for (const server of new Set([ctx.shared, ...[...(ctx.running?.values() ?? [])].map((r) => r.server)])) await server?.stop();

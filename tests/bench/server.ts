@@ -79,6 +79,8 @@ async function serve(): Promise<void> {
     jwtSecret: 'bench-secret-0123456789-0123456789-0123456789',
     filesDir: process.env.BENCH_FILES!,
     ...(process.env.BENCH_ADMIN ? { adminDir: process.env.BENCH_ADMIN } : {}),
+    // the wan step's "before": nothing compressed (BENCH_COMPRESSION=off)
+    compression: process.env.BENCH_COMPRESSION !== 'off',
     logger: false,
     // a single process checks the tables as before (part of its start-up figure); workers leave it
     // to whoever prepared the database, as server/main.ts's workers leave it to the primary

@@ -13,6 +13,8 @@ import type { Engine } from '../../server/engine/engine.ts';
 import type { Principal } from '../../server/engine/principal.ts';
 import { AppError } from '../../server/engine/errors.ts';
 import type { ListCase } from './list-cases.ts';
+import { metadata } from '../../server/generated/index.ts';
+import { percentile } from './lib.ts';
 
 export interface PlannedCase {
   case: ListCase;
@@ -79,7 +81,9 @@ export function planProblems(pc: PlannedCase, large: Set<string>, tableOf: (reso
   if (sorts) {
     const field = pc.case.field;
     const seeks = pc.case.kind === 'filter' && pc.case.op !== 'contains' && field !== undefined && seeksOn(pc.page.plan, field);
-    if (!seeks && pc.case.kind !== 'related') problems.push(`page: sorts every row in scope (${pc.page.plan.join(' | ')})`);
+    // a substring search narrowed by its trigram index (server/db/trigram.ts) sorts its matches, not the scope
+    const narrowed = pc.case.kind === 'filter' && pc.case.op === 'contains' && pc.page.plan.some((l) => /^SCAN \S+__trgm VIRTUAL TABLE/.test(l));
+    if (!seeks && !narrowed && pc.case.kind !== 'related') problems.push(`page: sorts every row in scope (${pc.page.plan.join(' | ')})`);
   }
   return problems;
 }
@@ -144,3 +148,62 @@ export async function timeCases(engine: Engine, db: DB, planned: PlannedCase[], 
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;
+
+const TRIGRAM_NARROWING = / AND a\."id" IN \(SELECT rowid FROM "[^"]+__trgm" WHERE "[^"]+__trgm" MATCH \?\)/;
+
+/**
+ * A statement without the trigram narrowing of its `contains` filter (server/db/trigram.ts): the
+ * plain LIKE the engine ran before, with the narrowing's parameter taken out. Null when it has none.
+ */
+export function withoutTrigram(sql: string, params: readonly unknown[]): { sql: string; params: unknown[] } | null {
+  const m = TRIGRAM_NARROWING.exec(sql);
+  if (!m) return null;
+  const at = sql.slice(0, m.index + m[0].length).split('?').length - 2;
+  return { sql: sql.slice(0, m.index) + sql.slice(m.index + m[0].length), params: params.filter((_, i) => i !== at) };
+}
+
+/**
+ * The sweep's `contains` cases timed with their trigram index and without it (page + count, as
+ * list() runs them, best of `runs`), and whether both answered the same rows.
+ */
+export function containsWithAndWithout(db: DB, planned: PlannedCase[], runs = 3) {
+  const rows: { label: string; principal: string; withMs: number; withoutMs: number; same: boolean; narrowed: boolean }[] = [];
+  const best = (sql: { sql: string; params: readonly unknown[] }, count: { sql: string; params: readonly unknown[] }) => {
+    const p = db.prepare(sql.sql);
+    const c = db.prepare(count.sql);
+    let ms = Infinity;
+    let out: unknown[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      out = p.all(...sql.params);
+      if (out.length >= metadata.app.pageSize) c.get(...count.params);
+      ms = Math.min(ms, performance.now() - t);
+    }
+    return { ms, ids: JSON.stringify(out.map((r) => (r as { id: unknown }).id)) };
+  };
+  for (const pc of planned) {
+    if (pc.case.kind !== 'filter' || pc.case.op !== 'contains') continue;
+    // a search the engine runs without the index (too short, or too common: its probe) is its own "without"
+    const page = withoutTrigram(pc.page.sql, pc.page.params) ?? pc.page;
+    const count = withoutTrigram(pc.count.sql, pc.count.params) ?? pc.count;
+    const a = best(pc.page, pc.count);
+    const b = best(page, count);
+    rows.push({
+      label: pc.case.label,
+      principal: pc.principal,
+      withMs: round(a.ms),
+      withoutMs: round(b.ms),
+      same: a.ids === b.ids,
+      narrowed: page !== pc.page,
+    });
+  }
+  const stat = (xs: number[]) => (xs.length ? { p50: round(percentile(xs, 50)), p95: round(percentile(xs, 95)), max: round(Math.max(...xs)) } : null);
+  return {
+    cases: rows.length,
+    narrowed: rows.filter((r) => r.narrowed).length,
+    withIndexMs: stat(rows.map((r) => r.withMs)),
+    withoutIndexMs: stat(rows.map((r) => r.withoutMs)),
+    different: rows.filter((r) => !r.same).map((r) => `${r.label} [${r.principal}]`),
+    all: rows,
+  };
+}

@@ -53,7 +53,8 @@ export function ListScreen({ screen }: { screen: CompiledScreen }): ReactElement
         filter={filter}
         perPage={metadata.app.pageSize}
         sort={screen.defaultSort ?? entity.defaultSort}
-        queryOptions={{ enabled }}
+        // a lean page: the rows carry the fields this screen needs (server/routes/lean-list.ts)
+        queryOptions={{ enabled, meta: { screen: screen.name } }}
       >
         <ScreenHeader screen={screen} />
         {screen.tabs.length > 0 && (
