@@ -6,7 +6,9 @@
  */
 import type { EntityHooks } from '../generated/hooks.ts';
 import { validatePrices } from './consulting-fee-items.ts';
+import { validateGrants } from './machine-clients.ts';
 
 export const hooks: EntityHooks = {
   consultingFeeItem: { validate: validatePrices },
+  machineClient: { validate: validateGrants },
 };
