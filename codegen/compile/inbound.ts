@@ -145,7 +145,8 @@ export function compileInbound(
       const pointer = ptr(...base, 'copy', target);
       if (!e.fields[target]) ctx.unknown(file, pointer, 'field', target, e.fieldOrder, { of: `of entity "${e.name}"` });
       else if (!declared.has(source)) err(file, pointer, `"${source}" is not among the fields a sender sets`);
-      else if (e.fields[target].type !== e.fields[source].type) err(file, pointer, `field "${target}" is ${e.fields[target].type}, "${source}" is ${e.fields[source].type}`);
+      else if (e.fields[target].type !== e.fields[source].type)
+        err(file, pointer, `field "${target}" is ${e.fields[target].type}, "${source}" is ${e.fields[source].type}`);
       else copy[target] = source;
     }
     const refs: Record<string, InboundReference> = {};
@@ -183,7 +184,8 @@ export function compileInbound(
       }
       const pf = ce.fields[c.parentField];
       if (!pf) ctx.unknown(file, ptr(...cp, 'parentField'), 'field', c.parentField, ce.fieldOrder, { of: `of entity "${ce.name}"` });
-      else if (pf.type !== 'ref' || pf.ref !== e.name) err(file, ptr(...cp, 'parentField'), `field "${c.parentField}" of entity "${ce.name}" is not a ref to "${e.name}"`);
+      else if (pf.type !== 'ref' || pf.ref !== e.name)
+        err(file, ptr(...cp, 'parentField'), `field "${c.parentField}" of entity "${ce.name}" is not a ref to "${e.name}"`);
       c.fields.forEach((fn, k) => {
         if (fn === c.parentField) err(file, ptr(...cp, 'fields', k), `"${fn}" links the row to its parent: the server sets it`);
         else senderField(ce, fn, ptr(...cp, 'fields', k));

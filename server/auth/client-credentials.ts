@@ -124,12 +124,13 @@ export async function clientCredentialsGrant(app: FastifyInstance, db: Db, req: 
       .send({ error: 'invalid_client', code: 'error.invalidClient', message: translate(req.locale, 'error.invalidClient') });
   }
   const itf = usableGrants(row);
-  const token = app.jwt.sign({ typ: 'client', sub: row.clientId, cid: row.id, itf, jti: randomUUID() }, { aud: CLIENT_AUDIENCE, expiresIn: CLIENT_TOKEN_SECONDS });
+  const token = app.jwt.sign(
+    { typ: 'client', sub: row.clientId, cid: row.id, itf, jti: randomUUID() },
+    { aud: CLIENT_AUDIENCE, expiresIn: CLIENT_TOKEN_SECONDS },
+  );
   await db.run(`UPDATE machine_client SET last_used_at = ? WHERE id = ?`, [new Date().toISOString(), row.id]);
   req.log.info({ event: 'clientToken', outcome: 'ok', clientId: row.clientId }, 'client token');
-  return reply
-    .header('cache-control', 'no-store')
-    .send({ access_token: token, token_type: 'Bearer', expires_in: CLIENT_TOKEN_SECONDS, scope: itf.join(' ') });
+  return reply.header('cache-control', 'no-store').send({ access_token: token, token_type: 'Bearer', expires_in: CLIENT_TOKEN_SECONDS, scope: itf.join(' ') });
 }
 
 /**

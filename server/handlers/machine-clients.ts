@@ -22,9 +22,10 @@ export const register: CollectionHandler<MachineClientRegisterInput> = async (ct
 };
 
 export const rotateSecret: CollectionHandler<MachineClientRotateSecretInput> = async (ctx) => {
-  const row = await ctx.db.get<{ id: number; secretHash: string }>(`SELECT m.id, m.secret_hash AS "secretHash" FROM machine_client m WHERE m.client_id = ?${ctx.db.dialect.forUpdate('m')}`, [
-    ctx.input.clientId,
-  ]);
+  const row = await ctx.db.get<{ id: number; secretHash: string }>(
+    `SELECT m.id, m.secret_hash AS "secretHash" FROM machine_client m WHERE m.client_id = ?${ctx.db.dialect.forUpdate('m')}`,
+    [ctx.input.clientId],
+  );
   if (!row) throw notFound();
   const { secret, hash } = newClientSecret();
   const record = await ctx.update('machineClient', Number(row.id), {

@@ -97,7 +97,10 @@ export class InboundApplier {
           if (first) return { idempotencyKey: msg.idempotencyKey, result: 'duplicate', first };
           continue;
         }
-        if (dbErrorKind(err) === 'unique' && attempt < 3) continue;
+        // PostgreSQL (read committed): the record another transaction created after this one looked
+        // for it shows up in the unique check or the insert; run again, it is found and updated
+        const race = dbErrorKind(err) === 'unique' || (err instanceof AppError && err.code === 'error.duplicate');
+        if (race && attempt < 3) continue;
         if (dbErrorKind(err) === 'unique') return this.refuse(decl, client, actor, msg, conflict('error.duplicate'));
         if (err instanceof AppError) return this.refuse(decl, client, actor, msg, err);
         throw err;
@@ -118,14 +121,22 @@ export class InboundApplier {
     const errors: FieldErrors = {};
     const action = msg.action && msg.action !== 'upsert' ? msg.action : null;
     if (action) for (const k of Object.keys(msg.payload)) if (!decl.businessKey.includes(k)) errors[k] = { key: 'validation.unknownField' };
-    for (const k of Object.keys(msg.payload)) if (!decl.fields.includes(k) && !decl.children.some((c) => c.name === k)) errors[k] = { key: 'validation.unknownField' };
+    for (const k of Object.keys(msg.payload))
+      if (!decl.fields.includes(k) && !decl.children.some((c) => c.name === k)) errors[k] = { key: 'validation.unknownField' };
     if (Object.keys(errors).length) throw validationFailed(errors);
     const invalid = this.engine.validator.validate(decl.payloadSchema, msg.payload);
     if (invalid) throw validationFailed(invalid);
     void e;
   }
 
-  private async applyIn(q: Queryable, decl: CompiledInbound, e: CompiledEntity, client: ClientPrincipal, actor: Principal, msg: InboundMessage): Promise<AcceptedAnswer> {
+  private async applyIn(
+    q: Queryable,
+    decl: CompiledInbound,
+    e: CompiledEntity,
+    client: ClientPrincipal,
+    actor: Principal,
+    msg: InboundMessage,
+  ): Promise<AcceptedAnswer> {
     const now = new Date().toISOString();
     // the key first: a parallel transaction with the same key waits here until the first commits
     const claimed = await q.get(
@@ -157,7 +168,13 @@ export class InboundApplier {
     }
     if (operation === 'created' || operation === 'updated') await this.upsertChildren(q, decl, actor, now, Number(record.id), payload);
     void svc;
-    const answer: AcceptedAnswer = { idempotencyKey: msg.idempotencyKey, result: 'accepted', operation, id: Number(record.id), reference: this.referenceOf(decl, record) };
+    const answer: AcceptedAnswer = {
+      idempotencyKey: msg.idempotencyKey,
+      result: 'accepted',
+      operation,
+      id: Number(record.id),
+      reference: this.referenceOf(decl, record),
+    };
     await q.run(`UPDATE _inbound_keys SET answer = ? WHERE client_id = ? AND interface_code = ? AND idempotency_key = ?`, [
       JSON.stringify(answer),
       client.clientId,
@@ -297,7 +314,9 @@ export class InboundApplier {
       ...(err.fieldErrors ? { fieldErrors: err.fieldErrors } : {}),
     };
     const now = new Date().toISOString();
-    await this.engine.db.transaction((q) => logInbound(q, this.meta, { decl, client, msg, now, answer, recordId: null, reference: this.referenceOf(decl, msg.payload) }));
+    await this.engine.db.transaction((q) =>
+      logInbound(q, this.meta, { decl, client, msg, now, answer, recordId: null, reference: this.referenceOf(decl, msg.payload) }),
+    );
     void actor;
     return answer;
   }

@@ -20,7 +20,15 @@ const codeOf = (meta: CompiledMetadata, table: string, key: string): string => {
 export async function logInbound(
   q: Queryable,
   meta: CompiledMetadata,
-  m: { decl: CompiledInbound; client: ClientPrincipal; msg: InboundMessage; now: string; answer: AcceptedAnswer | RefusedAnswer; recordId: number | null; reference: string },
+  m: {
+    decl: CompiledInbound;
+    client: ClientPrincipal;
+    msg: InboundMessage;
+    now: string;
+    answer: AcceptedAnswer | RefusedAnswer;
+    recordId: number | null;
+    reference: string;
+  },
 ): Promise<void> {
   const s = outboxStore(meta);
   const e = meta.entities[m.decl.entity];

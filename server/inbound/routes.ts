@@ -28,7 +28,11 @@ export default async function inboundRoutes(app: FastifyInstance, opts: { engine
   app.post(
     INBOUND_ROUTE,
     // a batch of 150 messages with child rows is larger than a screen's body
-    { preHandler: authenticateClient(app, engine.db), bodyLimit: 4 * 1024 * 1024 },
+    {
+      preHandler: authenticateClient(app, engine.db),
+      bodyLimit: 4 * 1024 * 1024,
+      schema: { params: { type: 'object', properties: { code: { type: 'string', maxLength: 20, description: 'an inbound interface code (INTF0002, ...)' } } } },
+    },
     async (req) => {
       const client = req.client!;
       const code = (req.params as { code: string }).code;
@@ -42,7 +46,8 @@ export default async function inboundRoutes(app: FastifyInstance, opts: { engine
       const invalid = engine.validator.validate(decl.requestSchema, body ?? null);
       if (invalid) throw validationFailed(invalid);
       const messages = (body as { messages: InboundMessage[] }).messages;
-      for (const m of messages) if (m.action && m.action !== 'upsert' && !decl.actions.includes(m.action)) throw validationFailed({ messages: { key: 'validation.invalid' } });
+      for (const m of messages)
+        if (m.action && m.action !== 'upsert' && !decl.actions.includes(m.action)) throw validationFailed({ messages: { key: 'validation.invalid' } });
       const actor = clientActor(client, req.locale);
       const results: Record<string, unknown>[] = [];
       const counts = { accepted: 0, duplicate: 0, refused: 0 };
