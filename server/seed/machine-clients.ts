@@ -11,7 +11,7 @@ export const MACHINE_CLIENT_ENTITIES = ['machineClient'] as const;
 export const DEMO_CLIENTS = [
   { clientId: 'srm-demo', name: 'Supplier relationship system (demo)', interfaces: 'INTF0002', secret: 'mcs_demo-srm-2026' },
   { clientId: 'dms-demo', name: 'Dealer management (demo)', interfaces: 'INTF0003,INTF0011', secret: 'mcs_demo-dms-2026' },
-  { clientId: 'erp-demo', name: 'ERP and finance (demo)', interfaces: 'INTF0005,INTF0013', secret: 'mcs_demo-erp-2026' },
+  { clientId: 'erp-demo', name: 'ERP and finance (demo)', interfaces: 'INTF0005,INTF0012,INTF0013', secret: 'mcs_demo-erp-2026' },
 ] as const;
 
 export function seedMachineClients(w: RowWriter): void {

@@ -15,7 +15,7 @@ describe('metadata/interfaces.json inbound', () => {
     const r = await run();
     expect(r.errors.map((e) => e.message)).toEqual([]);
     const inbound = r.model!.outbox!.inbound;
-    expect(Object.keys(inbound).sort()).toEqual(['INTF0002', 'INTF0003', 'INTF0005', 'INTF0011', 'INTF0013']);
+    expect(Object.keys(inbound).sort()).toEqual(['INTF0002', 'INTF0003', 'INTF0005', 'INTF0011', 'INTF0012', 'INTF0013']);
     const orders = inbound.INTF0002;
     expect(orders).toMatchObject({
       entity: 'order',

@@ -343,7 +343,7 @@ describe('POST /api/interfaces/<code>', () => {
   });
 
   it('claims, DFS lines, fee items and hazardous-chemicals receipts come in through their own interfaces', async () => {
-    const all = await registerClient('dms', 'INTF0003,INTF0011,INTF0005,INTF0013');
+    const all = await registerClient('dms', 'INTF0003,INTF0011,INTF0005,INTF0012,INTF0013');
     const tok = await clientToken('dms', all);
     const claim = await post(
       `/api/interfaces/${CLAIMS}`,
@@ -413,5 +413,33 @@ describe('POST /api/interfaces/<code>', () => {
     expect((fee.body.results as Result[])[0]).toMatchObject({ errors: { urgentOrderPrice: 'validation.urgentPriceBelowOrdinary' } });
     const hz = await post(`/api/interfaces/INTF0013`, batch([{ receiptNo: 'HZIN0001', supplierCode: 'S002', partsCode: 'HZ-1', qty: 3 }], 'hz'), bearer(tok));
     expect((hz.body.results as Result[])[0]).toMatchObject({ result: 'accepted' });
+  });
+
+  it('child-part stock movements move the stock: a receipt adds, an issue takes away, never below zero; a movement is recorded once', async () => {
+    const secret = await registerClient('wms', 'INTF0012');
+    const tok = await clientToken('wms', secret);
+    const RECEIVE = code('movementCategory', 'receive');
+    const SEND = code('movementCategory', 'send');
+    const move = (movementNo: string, category: string, qty: number) => ({
+      movementNo,
+      category,
+      movementDate: '2026-11-25',
+      partsCode: 'CH-IN-1',
+      qty,
+      supplierCode: 'S001',
+      warehouseCode: 'PDC01',
+    });
+    const stockOf = async () =>
+      (await t.app.inject({ method: 'GET', url: listUrl('child-part-stocks', { filter: { partsCode: 'CH-IN-1' } }), headers: bearer(staff) })).json() as Json[];
+    expect(await stockOf()).toEqual([]);
+    const r = await post(`/api/interfaces/INTF0012`, batch([move('M1', RECEIVE, 10), move('M2', SEND, 4), move('M3', SEND, 7)], 'mv'), bearer(tok));
+    expect((r.body.results as Result[]).map((x) => x.result)).toEqual(['accepted', 'accepted', 'refused']);
+    expect((r.body.results as Result[])[2]).toMatchObject({ status: 409, code: 'error.insufficientStock' });
+    expect(await stockOf()).toMatchObject([{ stockQty: 6, availableQty: 6, supplierCode: 'S001', warehouseCode: 'PDC01' }]);
+    // the same movement under a new key changes nothing; a different quantity for a recorded one is refused
+    const again = await post(`/api/interfaces/INTF0012`, batch([move('M1', RECEIVE, 10), move('M2', SEND, 5)], 'mv2'), bearer(tok));
+    expect((again.body.results as Result[])[0]).toMatchObject({ result: 'accepted', operation: 'unchanged' });
+    expect((again.body.results as Result[])[1]).toMatchObject({ result: 'refused', errors: { qty: 'validation.readOnly' } });
+    expect((await stockOf())[0].stockQty).toBe(6);
   });
 });
