@@ -12,7 +12,7 @@
  *   --scale N        demo seed scale (default 1667: 1,000,200 purchase order lines; 1 = 600)
  *   --rounds N       alternating rounds of the list variants (default 3)
  *   --duration S     seconds measured per variant and round (default 8); --warmup S (default 2)
- *   --only a,b       steps to run: seed,startup,list,sweep,ship,export,codegen,ui,bundle
+ *   --only a,b       steps to run: seed,startup,list,sweep,ship,inbound,export,codegen,ui,bundle
  *   --db FILE        database file (default data/bench/portal-<scale>.db); --reuse-db keeps an
  *                    existing one instead of seeding again (its seeding time is reported as reused)
  *   --out DIR        where results go (default tests/bench/results)
@@ -33,8 +33,9 @@ import { evaluateTargets, markdownReport, type BenchResults, type StepResult } f
 import { seedStep, startupStep, listStep, sweepStep, shipStep, exportStep, codegenStep, type Ctx } from './steps.ts';
 import { pgDataDir, pgSeedInfoFile, readSeedInfo, startBenchPostgres, type BenchPostgres } from './setups.ts';
 import { uiRenderStep, bundleStep } from './ui.ts';
+import { inboundStep } from './inbound.ts';
 
-const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'export', 'codegen', 'ui', 'bundle'] as const;
+const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'inbound', 'export', 'codegen', 'ui', 'bundle'] as const;
 type Step = (typeof STEPS)[number];
 
 function parseArgs(argv: string[]) {
@@ -93,7 +94,7 @@ export async function main(argv: string[]): Promise<BenchResults> {
 
   try {
     if (opts.noPg) ctx.pgNote = 'left out (--no-pg)';
-    else if (opts.only.has('seed') || opts.only.has('list') || opts.only.has('ship') || opts.reuseDb) {
+    else if (opts.only.has('seed') || opts.only.has('list') || opts.only.has('ship') || opts.only.has('inbound') || opts.reuseDb) {
       // a smoke run's tiny data needs no big buffer cache
       ctx.pg = await startPostgres(ctx, opts.smoke ? undefined : pgDataDir(opts.db), opts.smoke ? { shared_buffers: '128MB' } : {});
       pgInfo = ctx.pg
@@ -112,6 +113,7 @@ export async function main(argv: string[]): Promise<BenchResults> {
     await run('list', () => listStep(ctx));
     await run('sweep', () => sweepStep(ctx));
     await run('ship', () => shipStep(ctx));
+    await run('inbound', () => inboundStep(ctx));
     await run('export', () => exportStep(ctx));
     await run('codegen', () => codegenStep(ctx));
     await run('ui', () => uiRenderStep(ctx));
