@@ -1,5 +1,6 @@
 /**
- * One inbound message, applied in its own transaction or refused with reasons. What a message may
+ * Inbound messages, each applied whole (a savepoint of its own inside the batch's transaction: one
+ * commit per batch) or refused with reasons and rolled back. What a message may
  * do is metadata (metadata/interfaces.json "inbound", compiled into meta.outbox.inbound): create or
  * update the record its business key names (an update may touch only the declared fields, and only
  * in the declared states), upsert its declared child rows, or run a declared action. Values pass
@@ -7,11 +8,12 @@
  * unique values (Engine.checkWrite), the entity's hooks, plus the declared cross-references (an
  * unknown supplier or warehouse). Nothing here names an entity.
  *
- * Idempotency: the sender's key is claimed first in the transaction (table _inbound_keys, primary
- * key client + interface + key) and the answer stored with it; a repeated key is answered from there
- * and changes nothing. A refused message rolls back, key included, so the sender may fix it and send
- * it again under the same key. Two transactions that create the same business key at once meet at
- * the entity's unique index (codegen requires one): the loser runs again and finds the record.
+ * Idempotency: the sender's key is claimed first in the message's savepoint (table _inbound_keys,
+ * primary key client + interface + key) and the answer stored with it; a repeated key is answered
+ * from there and changes nothing (on PostgreSQL a parallel batch with the same key waits for the
+ * first to commit). A refused message rolls back, key included, so the sender may fix it and send
+ * it again under the same key. Two batches that create the same business key at once meet at the
+ * entity's unique index (codegen requires one): the loser's message runs again and finds the record.
  */
 import type { CompiledEntity, CompiledInbound, CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { codeLabelKey } from '../../codegen/runtime/model.ts';
@@ -78,22 +80,39 @@ export class InboundApplier {
     return decl.businessKey.map((f) => (payload[f] === null || payload[f] === undefined ? '' : String(payload[f]))).join('/');
   }
 
-  async apply(decl: CompiledInbound, client: ClientPrincipal, actor: Principal, msg: InboundMessage): Promise<InboundAnswer> {
+  /**
+   * A whole batch: one database transaction, each message inside it a savepoint of its own (applied
+   * whole or rolled back whole, with its refusal logged), so a batch costs one commit (one disk
+   * flush) instead of one per message. Answers in the order of the messages.
+   */
+  applyBatch(decl: CompiledInbound, client: ClientPrincipal, actor: Principal, messages: InboundMessage[]): Promise<InboundAnswer[]> {
+    return this.engine.db.transaction(async (q) => {
+      const answers: InboundAnswer[] = [];
+      for (const m of messages) answers.push(await this.applyOne(q, decl, client, actor, m));
+      return answers;
+    });
+  }
+
+  private async applyOne(q: Queryable, decl: CompiledInbound, client: ClientPrincipal, actor: Principal, msg: InboundMessage): Promise<InboundAnswer> {
     const e = this.meta.entities[decl.entity];
-    const stored = await this.storedAnswer(decl, client, msg.idempotencyKey);
+    const stored = await this.storedAnswer(q, decl, client, msg.idempotencyKey);
     if (stored) return { idempotencyKey: msg.idempotencyKey, result: 'duplicate', first: stored };
     try {
-      this.checkPayload(decl, e, msg);
+      this.checkPayload(decl, msg);
     } catch (err) {
-      return this.refuse(decl, client, actor, msg, err);
+      return this.refuse(q, decl, client, msg, err);
     }
-    // a unique index refused a record another transaction created meanwhile: once more, it is there now
     for (let attempt = 1; ; attempt++) {
+      await q.run(`SAVEPOINT inbound_message`);
       try {
-        return await this.engine.db.transaction((q) => this.applyIn(q, decl, e, client, actor, msg));
+        const answer = await this.applyIn(q, decl, e, client, actor, msg);
+        await q.run(`RELEASE SAVEPOINT inbound_message`);
+        return answer;
       } catch (err) {
+        await q.run(`ROLLBACK TO SAVEPOINT inbound_message`);
+        await q.run(`RELEASE SAVEPOINT inbound_message`);
         if (err instanceof KeyTaken) {
-          const first = await this.storedAnswer(decl, client, msg.idempotencyKey);
+          const first = await this.storedAnswer(q, decl, client, msg.idempotencyKey);
           if (first) return { idempotencyKey: msg.idempotencyKey, result: 'duplicate', first };
           continue;
         }
@@ -101,23 +120,24 @@ export class InboundApplier {
         // for it shows up in the unique check or the insert; run again, it is found and updated
         const race = dbErrorKind(err) === 'unique' || (err instanceof AppError && err.code === 'error.duplicate');
         if (race && attempt < 3) continue;
-        if (dbErrorKind(err) === 'unique') return this.refuse(decl, client, actor, msg, conflict('error.duplicate'));
-        if (err instanceof AppError) return this.refuse(decl, client, actor, msg, err);
+        if (dbErrorKind(err) === 'unique') return this.refuse(q, decl, client, msg, conflict('error.duplicate'));
+        if (err instanceof AppError) return this.refuse(q, decl, client, msg, err);
         throw err;
       }
     }
   }
 
-  private async storedAnswer(decl: CompiledInbound, client: ClientPrincipal, key: string): Promise<AcceptedAnswer | null> {
-    const row = await this.engine.db.get<{ answer: string }>(
-      `SELECT answer FROM _inbound_keys WHERE client_id = ? AND interface_code = ? AND idempotency_key = ?`,
-      [client.clientId, decl.code, key],
-    );
-    return row ? (JSON.parse(row.answer) as AcceptedAnswer) : null;
+  private async storedAnswer(q: Queryable, decl: CompiledInbound, client: ClientPrincipal, key: string): Promise<AcceptedAnswer | null> {
+    const row = await q.get<{ answer: string }>(`SELECT answer FROM _inbound_keys WHERE client_id = ? AND interface_code = ? AND idempotency_key = ?`, [
+      client.clientId,
+      decl.code,
+      key,
+    ]);
+    return row?.answer ? (JSON.parse(row.answer) as AcceptedAnswer) : null;
   }
 
   /** The payload against the interface's schema; an action's payload carries the business key only. */
-  private checkPayload(decl: CompiledInbound, e: CompiledEntity, msg: InboundMessage): void {
+  private checkPayload(decl: CompiledInbound, msg: InboundMessage): void {
     const errors: FieldErrors = {};
     const action = msg.action && msg.action !== 'upsert' ? msg.action : null;
     if (action) for (const k of Object.keys(msg.payload)) if (!decl.businessKey.includes(k)) errors[k] = { key: 'validation.unknownField' };
@@ -126,7 +146,6 @@ export class InboundApplier {
     if (Object.keys(errors).length) throw validationFailed(errors);
     const invalid = this.engine.validator.validate(decl.payloadSchema, msg.payload);
     if (invalid) throw validationFailed(invalid);
-    void e;
   }
 
   private async applyIn(
@@ -146,7 +165,6 @@ export class InboundApplier {
     if (!claimed) throw new KeyTaken();
     const payload = msg.payload;
     const row = await this.lockByKey(q, e, decl, payload);
-    const svc = this.engine.servicesFor(q, actor, now);
     let record: Rec;
     let operation: string;
     if (msg.action && msg.action !== 'upsert') {
@@ -167,7 +185,6 @@ export class InboundApplier {
       operation = changed ? 'updated' : 'unchanged';
     }
     if (operation === 'created' || operation === 'updated') await this.upsertChildren(q, decl, actor, now, Number(record.id), payload);
-    void svc;
     const answer: AcceptedAnswer = {
       idempotencyKey: msg.idempotencyKey,
       result: 'accepted',
@@ -302,8 +319,8 @@ export class InboundApplier {
     }
   }
 
-  /** A refused message: logged (in a transaction of its own: the message's own was rolled back) and answered with its reasons. */
-  private async refuse(decl: CompiledInbound, client: ClientPrincipal, actor: Principal, msg: InboundMessage, err: unknown): Promise<RefusedAnswer> {
+  /** A refused message: logged (in the batch's transaction; its own savepoint was rolled back) and answered with its reasons. */
+  private async refuse(q: Queryable, decl: CompiledInbound, client: ClientPrincipal, msg: InboundMessage, err: unknown): Promise<RefusedAnswer> {
     if (!(err instanceof AppError)) throw err;
     const answer: RefusedAnswer = {
       idempotencyKey: msg.idempotencyKey,
@@ -313,11 +330,15 @@ export class InboundApplier {
       args: Object.fromEntries(Object.entries(err.args).filter(([, v]) => typeof v !== 'function')) as Record<string, string | number>,
       ...(err.fieldErrors ? { fieldErrors: err.fieldErrors } : {}),
     };
-    const now = new Date().toISOString();
-    await this.engine.db.transaction((q) =>
-      logInbound(q, this.meta, { decl, client, msg, now, answer, recordId: null, reference: this.referenceOf(decl, msg.payload) }),
-    );
-    void actor;
+    await logInbound(q, this.meta, {
+      decl,
+      client,
+      msg,
+      now: new Date().toISOString(),
+      answer,
+      recordId: null,
+      reference: this.referenceOf(decl, msg.payload),
+    });
     return answer;
   }
 }

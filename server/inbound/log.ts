@@ -1,8 +1,8 @@
 /**
  * Inbound messages in the interface log (entity interfaceMessage, direction inbound), beside the
  * outbound ones and under the same access rules: who sent it, its key, payload and result, and the
- * reasons of a refusal. Written in the message's own transaction when it is accepted (so the log
- * never shows a change that was rolled back), in one of its own when it is refused.
+ * reasons of a refusal. Written in the batch's transaction: an accepted message's row inside its
+ * savepoint (the log never shows a change that was rolled back), a refused one's after its rollback.
  */
 import { randomUUID } from 'node:crypto';
 import type { CompiledInbound, CompiledMetadata } from '../../codegen/runtime/model.ts';

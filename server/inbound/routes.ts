@@ -15,7 +15,7 @@ import type { Engine } from '../engine/engine.ts';
 import { AppError, notFound, validationFailed } from '../engine/errors.ts';
 import { errorBody } from '../plugins/errors.ts';
 import { assertGranted, authenticateClient, clientActor } from '../auth/client-credentials.ts';
-import { InboundApplier, type InboundAnswer, type InboundMessage } from './apply.ts';
+import { InboundApplier, type InboundMessage } from './apply.ts';
 
 export const INBOUND_ROUTE = '/api/interfaces/:code';
 
@@ -51,8 +51,7 @@ export default async function inboundRoutes(app: FastifyInstance, opts: { engine
       const actor = clientActor(client, req.locale);
       const results: Record<string, unknown>[] = [];
       const counts = { accepted: 0, duplicate: 0, refused: 0 };
-      for (const m of messages) {
-        const a: InboundAnswer = await applier.apply(decl, client, actor, m);
+      for (const a of await applier.applyBatch(decl, client, actor, messages)) {
         counts[a.result]++;
         if (a.result === 'refused') {
           const { fieldErrors, args, ...rest } = a;

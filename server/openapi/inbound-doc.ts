@@ -53,7 +53,7 @@ export function inboundRouteDoc(): FixedRouteDoc {
     tag: 'interfaces',
     operationId: 'interfaces.inbound',
     summary: 'Inbound interface: a batch of messages from a machine client',
-    description: `Machine clients only (a token of \`grant_type=client_credentials\` on /connect/token; a person's token is 403 error.clientOnly). Each message creates or updates the record its business key names (only declared fields, only in declared states) or runs a declared action; it is applied in its own transaction or refused with reasons. A repeated idempotency key is answered from its first answer and changes nothing. Interfaces: ${list}.`,
+    description: `Machine clients only (a token of \`grant_type=client_credentials\` on /connect/token; a person's token is 403 error.clientOnly). Each message creates or updates the record its business key names (only declared fields, only in declared states) or runs a declared action; it is applied whole (a savepoint of its own in the batch's transaction) or refused with reasons and rolled back. A repeated idempotency key is answered from its first answer and changes nothing. Interfaces: ${list}.`,
     requestBody: {
       required: true,
       content: json({
