@@ -13,14 +13,16 @@ export const DEMO_CLIENTS = [
   { clientId: 'dms-demo', name: 'Dealer management (demo)', interfaces: 'INTF0003,INTF0011', secret: 'mcs_demo-dms-2026' },
   { clientId: 'erp-demo', name: 'ERP and finance (demo)', interfaces: 'INTF0005,INTF0012,INTF0013', secret: 'mcs_demo-erp-2026' },
 ] as const;
+/** a retired system, disabled: the screen's "enable" has a row to act on */
+const DISABLED_CLIENT = { clientId: 'legacy-demo', name: 'Retired order system (demo, disabled)', interfaces: 'INTF0002', secret: 'mcs_demo-legacy-2026' };
 
 export function seedMachineClients(w: RowWriter): void {
-  for (const c of DEMO_CLIENTS)
+  for (const c of [...DEMO_CLIENTS, DISABLED_CLIENT])
     w.insert('machineClient', {
       clientId: c.clientId,
       name: c.name,
       interfaces: c.interfaces,
-      status: '1',
+      status: c === DISABLED_CLIENT ? '0' : '1',
       secretHash: hashClientSecret(c.secret),
       previousSecretValid: false,
     });

@@ -111,6 +111,9 @@ describe('machine clients', () => {
       const r = await form('/connect/token', { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.secret });
       expect(r.body.scope).toBe(c.interfaces.replace(/,/g, ' '));
     }
+    // and a disabled one, which gets no token
+    const legacy = await form('/connect/token', { grant_type: 'client_credentials', client_id: 'legacy-demo', client_secret: 'mcs_demo-legacy-2026' });
+    expect(legacy.status).toBe(401);
   });
 
   it('are granted only declared inbound interfaces (field error otherwise), and only by internal staff', async () => {
