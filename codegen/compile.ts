@@ -20,6 +20,7 @@ import { runChecks } from './compile/run-checks.ts';
 import { compileScreens, screenSources } from './compile/screens.ts';
 import { compileMail } from './compile/mail.ts';
 import { compileOutbox } from './compile/outbox.ts';
+import { compileInbound } from './compile/inbound.ts';
 
 export { SYSTEM_FIELDS, snake } from './compile/fields.ts';
 
@@ -51,6 +52,8 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   screens.sort((a, b) => a.path.localeCompare(b.path));
   // the outbox of the external exchange (metadata/interfaces.json): names entities, actions and fields
   const outbox = src.interfaces ? compileOutbox(ctx, src.interfaces, { app, codeTables, entities }) : undefined;
+  // and its inbound half: what machine clients may post (server/inbound/)
+  if (outbox && src.interfaces) outbox.inbound = compileInbound(ctx, src.interfaces, { app, codeTables, rules, entities });
   const model = { app, access, codeTables, rules, entities, resources, screens, mail, ...(outbox ? { outbox } : {}) };
   runChecks({
     model,

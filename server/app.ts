@@ -31,6 +31,7 @@ import fileRoutes from './routes/files.ts';
 import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
 import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
+import inboundRoutes from './inbound/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
 import { strictBodyCompiler } from './plugins/strict-bodies.ts';
 import type { HashPool, HashPoolOptions } from './auth/hash-pool.ts';
@@ -229,6 +230,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(passwordResetRoutes, { db, ...opts.passwordReset, ...(opts.hashParams ? { hashParams: opts.hashParams } : {}) });
   await app.register(metaRoutes);
   await app.register(resourceRoutes, { engine });
+  // inbound interfaces: machine clients only (server/inbound/)
+  await app.register(inboundRoutes, { engine });
   await app.register(fileRoutes, { engine });
   // exports read on connections of their own (db.readSnapshot)
   await app.register(exportRoutes, { engine, ...(opts.exportMaxRows ? { maxRows: opts.exportMaxRows } : {}) });

@@ -190,5 +190,6 @@ export function compileOutbox(
     });
     interfaces[code] = { code, key, batchLimit: typeof limit === 'number' ? limit : 0, batchLimitConstant: itf.batchLimit, messages };
   }
-  return { delivery: { ...d }, interfaces, emitters };
+  // the inbound half of the file is compiled by compile/inbound.ts
+  return { delivery: { ...d }, interfaces, emitters, inbound: {} };
 }

@@ -174,6 +174,10 @@ function systemTables(autoId: string, bigint: string): string[] {
     // expires (expires_at) and works once (used_at)
     `CREATE TABLE IF NOT EXISTS _password_reset_tokens (token_hash TEXT PRIMARY KEY, account_id ${bigint} NOT NULL, created_at TEXT NOT NULL, expires_at TEXT NOT NULL, used_at TEXT)`,
     `CREATE INDEX IF NOT EXISTS ix_password_reset_tokens_account ON _password_reset_tokens (account_id)`,
+    // inbound interfaces (server/inbound/): the first answer to each accepted message, by sender,
+    // interface and the sender's idempotency key, written in the message's own transaction: a
+    // repeated key is answered from here and changes nothing, whichever process sees it
+    `CREATE TABLE IF NOT EXISTS _inbound_keys (client_id TEXT NOT NULL, interface_code TEXT NOT NULL, idempotency_key TEXT NOT NULL, answer TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (client_id, interface_code, idempotency_key))`,
   ];
 }
 

@@ -334,6 +334,57 @@ export interface CompiledOutbox {
   interfaces: Record<string, CompiledInterface>;
   /** "<entity>.<action>" -> [interface code, message declaration] pairs the action writes */
   emitters: Record<string, { interfaceCode: string; message: CompiledInterfaceMessage }[]>;
+  /** inbound interface code -> what a machine client may post to it (server/inbound/) */
+  inbound: Record<string, CompiledInbound>;
+}
+
+/** A cross-reference an inbound field must satisfy: its value names a record of `entity` by `field`. */
+export interface InboundReference {
+  entity: string;
+  field: string;
+  messageKey: string;
+}
+
+/** Child rows an inbound message carries: payload[name] rows of `entity`, upserted by parent + key. */
+export interface CompiledInboundChild {
+  name: string;
+  entity: string;
+  parentField: string;
+  key: string[];
+  fields: string[];
+  /** field -> stored value every row takes */
+  fixed: Record<string, unknown>;
+}
+
+/** One inbound interface (metadata/interfaces.json "inbound"), checked against the entities. */
+export interface CompiledInbound {
+  /** stored code of table interfaceCode (INTF0002) */
+  code: string;
+  key: string;
+  /** most messages in one call: the value of app constant `batchLimitConstant` */
+  batchLimit: number;
+  batchLimitConstant: string;
+  entity: string;
+  /** fields that identify a record (a unique index covers exactly them) */
+  businessKey: string[];
+  /** fields a sender may set */
+  fields: string[];
+  /** fields a creating message must carry (the entity's required ones without default, and the declared ones) */
+  required: string[];
+  /** field -> payload field it copies on write */
+  copy: Record<string, string>;
+  /** field -> stored value a created record takes */
+  fixed: Record<string, unknown>;
+  /** field -> the reference its value must satisfy */
+  references: Record<string, InboundReference>;
+  /** what an update may change, in which states (stored codes); null: a known key is refused */
+  update: { fields: string[]; when: Record<string, string[]> } | null;
+  children: CompiledInboundChild[];
+  /** declared actions a message may ask for ({ action, payload: the business key }) */
+  actions: string[];
+  /** JSON Schema of one message's payload (upsert) and of the whole request body */
+  payloadSchema: Record<string, unknown>;
+  requestSchema: Record<string, unknown>;
 }
 
 export interface CompiledMetadata {

@@ -758,6 +758,23 @@ export class Engine {
     if (!grantOf(a.allow, p)) throw forbidden();
   }
 
+  /* ------------------------------------------------------------------ inbound interfaces (server/inbound/) */
+
+  /** The checks a screen's write makes of the values it sets (refs, lookups, unique values): the same 400/409. */
+  checkWrite(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null): Promise<void> {
+    return this.checkRefsAndUniques(q, p, e, values, selfId);
+  }
+
+  /** What handlers and hooks get inside a transaction. */
+  servicesFor(q: Queryable, p: Principal, now: string): HandlerServices {
+    return this.services(q, p, now);
+  }
+
+  /** A declared transition of one record (no input), audited as the action; the caller has locked and checked the row. */
+  applyTransition(q: Queryable, e: CompiledEntity, a: CompiledAction, p: Principal, now: string, row: Rec): Promise<Rec> {
+    return this.transition(q, e, a, p, now, {}, row);
+  }
+
   /* ------------------------------------------------------------------ actions */
 
   private services(q: Queryable, p: Principal, now: string): HandlerServices {

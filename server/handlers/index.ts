@@ -10,6 +10,7 @@ import * as adjustments from './adjustments.ts';
 import * as settlement from './settlement.ts';
 import * as interfaces from './interfaces.ts';
 import { accountHandlers } from './accounts.ts';
+import * as machineClients from './machine-clients.ts';
 import type { ScryptParams } from '../engine/passwords.ts';
 import { printDeliveryCards } from './delivery-cards.ts';
 import { importFeeItems } from './fee-import.ts';
@@ -31,6 +32,8 @@ export function createHandlers(opts: HandlerOptions = {}): ActionHandlers {
     'consultingFeeItem.import': importFeeItems,
     'dfsOrder.ship': dfs.ship,
     'interfaceMessage.resendFailed': interfaces.resendFailed,
+    'machineClient.register': machineClients.register,
+    'machineClient.rotateSecret': machineClients.rotateSecret,
     'order.confirm': orders.confirm,
     'order.printDeliveryCards': printDeliveryCards,
     'order.ship': orders.ship,

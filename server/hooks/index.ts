@@ -6,7 +6,11 @@
  */
 import type { EntityHooks } from '../generated/hooks.ts';
 import { validatePrices } from './consulting-fee-items.ts';
+import { validateGrants } from './machine-clients.ts';
+import { applyMovementToStock } from './child-part-movements.ts';
 
 export const hooks: EntityHooks = {
   consultingFeeItem: { validate: validatePrices },
+  machineClient: { validate: validateGrants },
+  childPartMovement: { afterWrite: applyMovementToStock },
 };

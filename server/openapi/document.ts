@@ -493,7 +493,7 @@ class Builder {
       summary: doc.summary,
       ...(doc.description ? { description: doc.description } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(s.body ? { requestBody: { required: true, content: { [mediaType]: { schema: s.body } } } } : {}),
+      ...(s.body ? { requestBody: { required: true, content: { [mediaType]: { schema: s.body } } } } : doc.requestBody ? { requestBody: doc.requestBody } : {}),
       responses: { ...doc.responses, ...errorResponses(...(doc.errors ?? [])) },
     };
   }
@@ -504,6 +504,7 @@ const TAG_TEXT: Record<string, string> = {
   account: "The caller's own account: user info, profile, password, two-step verification",
   metadata: 'The compiled metadata and this document',
   operations: 'For load balancers, supervisors and monitoring: liveness, readiness, Prometheus metrics (docs/operations.md)',
+  interfaces: 'Inbound interfaces: what external systems (machine clients) post to the portal (metadata/interfaces.json "inbound")',
 };
 
 export function buildOpenApi(opts: {

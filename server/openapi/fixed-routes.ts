@@ -6,9 +6,10 @@
  * needs besides: summary, answers, errors. A route added to the server without an entry here (and
  * not generated from metadata) fails tests/server/openapi.test.ts.
  */
+import { inboundRouteDoc } from './inbound-doc.ts';
 
 export interface FixedRouteDoc {
-  tag: 'session' | 'account' | 'metadata' | 'operations';
+  tag: 'session' | 'account' | 'metadata' | 'operations' | 'interfaces';
   operationId: string;
   summary: string;
   description?: string;
@@ -19,6 +20,8 @@ export interface FixedRouteDoc {
   /** the request body's media type when the route's schema does not say */
   consumes?: string;
   responses: Record<string, unknown>;
+  /** the request body, for a route that validates it itself */
+  requestBody?: unknown;
   /** error answers in the common shape */
   errors?: number[];
 }
@@ -88,6 +91,7 @@ const text = (media: string, description: string) => ({ '200': { description, co
 
 export function fixedRouteDocs(): Record<string, FixedRouteDoc> {
   return {
+    'POST /api/interfaces/:code': inboundRouteDoc(),
     'POST /connect/token': {
       tag: 'session',
       operationId: 'session.token',
@@ -95,7 +99,7 @@ export function fixedRouteDocs(): Record<string, FixedRouteDoc> {
       consumes: 'application/x-www-form-urlencoded',
       summary: 'Log in: a bearer token for a user, password and warehouse (or the second step of two-step verification)',
       description:
-        '`grant_type=password` with `username`, `password`, `warehouse` (PDC code) and optionally `lang`; or `grant_type=mfa` with `mfa_token` and `code` (a current TOTP code or a recovery code). A wrong password answers alike for unknown, existing and locked accounts; failures count toward the lockout. Limited per address and per account.',
+        '`grant_type=password` with `username`, `password`, `warehouse` (PDC code) and optionally `lang`; or `grant_type=mfa` with `mfa_token` and `code` (a current TOTP code or a recovery code); or, for a machine client, `grant_type=client_credentials` with `client_id` and `client_secret` (or HTTP Basic): a 15-minute token for its granted inbound interfaces, `401 invalid_client` otherwise. A wrong password answers alike for unknown, existing and locked accounts; failures count toward the lockout. Limited per address and per account.',
       responses: {
         '200': { description: 'logged in', content: json(token) },
         '400': {

@@ -23,6 +23,7 @@ import { REFRESH_HEADER, profileOfType, type AccountRow } from '../plugins/auth.
 import { signMfaToken, verifyMfaToken } from '../auth/mfa-token.ts';
 import { mfaState, useSecondFactor } from '../auth/totp.ts';
 import totpRoutes from '../auth/totp-routes.ts';
+import { clientCredentialsGrant } from '../auth/client-credentials.ts';
 import { countHit } from '../plugins/rate-limit.ts';
 import { HashPool, passwordCheck, type HashPoolOptions } from '../auth/hash-pool.ts';
 import { LoginFailures, clearLoginFailures, type ClaimResult } from '../auth/lockout.ts';
@@ -107,6 +108,8 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
             password: { type: 'string', maxLength: 200 },
             warehouse: { type: 'string', maxLength: 20 },
             client_id: { type: 'string', maxLength: 50 },
+            // grant_type=client_credentials: a machine client (server/auth/client-credentials.ts)
+            client_secret: { type: 'string', maxLength: 200 },
             lang: { type: 'string', maxLength: 10 },
             // the second step of a login with two-step verification (grant_type=mfa)
             mfa_token: { type: 'string', maxLength: 2000 },
@@ -121,6 +124,7 @@ export default async function connectRoutes(app: FastifyInstance, opts: ConnectO
       req.locale = lang;
       const grant = b.grant_type ?? 'password';
       if (grant === 'mfa') return mfaGrant(req, reply, b);
+      if (grant === 'client_credentials') return clientCredentialsGrant(app, db, req, reply, b);
       if (grant !== 'password') return tokenError(req, reply, 400, 'error.badRequest');
       const username = (b.username ?? '').trim();
       const password = b.password ?? '';

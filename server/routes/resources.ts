@@ -135,7 +135,15 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
 
     for (const a of Object.values(e.actions)) {
       if (a.internal) continue;
-      const done = (req: { locale: typeof metadata.app.defaultLocale }) => translate(req.locale, a.successKey);
+      // a collection action's result may fill the message's placeholders (a new client's secret, shown once)
+      const done = (req: { locale: typeof metadata.app.defaultLocale }, result?: unknown) =>
+        translate(
+          req.locale,
+          a.successKey,
+          result && typeof result === 'object'
+            ? Object.fromEntries(Object.entries(result).filter((kv): kv is [string, string | number] => typeof kv[1] === 'string' || typeof kv[1] === 'number'))
+            : {},
+        );
       const bodySchema = a.upload ? {} : { body: { type: ['object', 'null'] } };
       if (!a.collection) {
         app.post(`${base}/:id/actions/${a.name}`, { preHandler: auth, schema: { params: idParams, ...bodySchema } }, async (req, reply) => {
@@ -154,7 +162,7 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
           const { body, file } = await actionBody(req, e, a);
           const r = await engine.action(req.principal!, e, a.name, null, body, file);
           if (r.file) return sendFile(reply, r.file);
-          return reply.send({ data: r.records, ...(r.result !== undefined ? { result: r.result } : {}), message: done(req) });
+          return reply.send({ data: r.records, ...(r.result !== undefined ? { result: r.result } : {}), message: done(req, r.result) });
         });
       }
       if (a.collection && a.upload?.template) {

@@ -12,6 +12,7 @@ import { RowWriter } from './writer.ts';
 import { BASE_ENTITIES, seedBase } from './base.ts';
 import { BUSINESS_ENTITIES, seedBusiness } from './business.ts';
 import { INTERFACE_ENTITIES } from './interfaces.ts';
+import { MACHINE_CLIENT_ENTITIES, seedMachineClients } from './machine-clients.ts';
 import { SeedContext } from './context.ts';
 import { genericEntities, seedGeneric } from './generic.ts';
 import { seedClaimPhotos } from './claim-photos.ts';
@@ -29,7 +30,7 @@ export interface SeedOptions {
 export const DEFAULT_SEED = 20261122;
 
 /** Entities whose demo rows are written by hand (seed/base.ts, seed/business.ts, seed/interfaces.ts); every other one is generic. */
-export const HAND_SEEDED: readonly string[] = [...BASE_ENTITIES, ...BUSINESS_ENTITIES, ...INTERFACE_ENTITIES];
+export const HAND_SEEDED: readonly string[] = [...BASE_ENTITIES, ...BUSINESS_ENTITIES, ...INTERFACE_ENTITIES, ...MACHINE_CLIENT_ENTITIES];
 
 export async function isEmpty(db: Db): Promise<boolean> {
   return !(await db.get(`SELECT 1 AS x FROM account LIMIT 1`));
@@ -38,6 +39,7 @@ export async function isEmpty(db: Db): Promise<boolean> {
 export async function seedDatabase(db: Db, meta: CompiledMetadata, opts: SeedOptions = {}): Promise<void> {
   const w = await RowWriter.open(db, meta, opts.now ?? new Date().toISOString());
   await seedBase(w, meta, opts.hashParams ?? PRODUCTION_PARAMS);
+  seedMachineClients(w);
   const scale = opts.scale ?? 1;
   const seed = opts.seed ?? DEFAULT_SEED;
   await seedBusiness(w, meta, { scale, seed });

@@ -25,8 +25,9 @@ const BUCKETS = [
   { warehouse: W2, production: S2, direct: S2, weight: 22 },
 ] as const;
 
-const STATUS_KEYS = ['released', 'confirmed', 'shipped', 'partlyReceived', 'receivedSettled', 'closed'] as const;
-const STATUS_WEIGHTS = [25, 25, 20, 10, 12, 8];
+// cancelled: withdrawn by the supplier-relationship system before shipping (inbound INTF0002)
+const STATUS_KEYS = ['released', 'confirmed', 'shipped', 'partlyReceived', 'receivedSettled', 'closed', 'cancelled'] as const;
+const STATUS_WEIGHTS = [25, 25, 20, 10, 12, 8, 2];
 /** release date window (days before the base date) per status */
 const RELEASE_WINDOW: Record<(typeof STATUS_KEYS)[number], [number, number]> = {
   released: [-7, 0],
@@ -35,6 +36,7 @@ const RELEASE_WINDOW: Record<(typeof STATUS_KEYS)[number], [number, number]> = {
   partlyReceived: [-50, -15],
   receivedSettled: [-180, -40],
   closed: [-365, -90],
+  cancelled: [-20, -1],
 };
 const ITEM_WEIGHTS = [22, 20, 16, 14, 10, 8, 6, 4]; // 1..8 lines per order
 const MIN_PACKAGES = [1, 2, 4, 5, 6, 10, 12, 20, 24, 50, 100];
@@ -154,7 +156,7 @@ export async function seedOrders(ctx: SeedContext, childPool: (supplier: string)
           let lastShipped: string | null = null;
           let receive: string | null = null;
           let confirmedAt: string | null = null;
-          if (status !== 'released') {
+          if (status !== 'released' && status !== 'cancelled') {
             confirmedAt = ctx.at(confirmDay, ctx.workMinute(r), item);
             thisShipment = status === 'confirmed' && packs > 1 && r.chance(0.2) ? minPkg * r.int(1, packs - 1) : orderQty;
             const shipDay = Math.min(0, confirmDay + r.int(1, 6));
@@ -208,7 +210,11 @@ export async function seedOrders(ctx: SeedContext, childPool: (supplier: string)
               const unit = r.pick([1, 1, 2, 2, 4, 6, 8]);
               const need = orderQty * unit;
               const unreceived =
-                status === 'released' || status === 'confirmed' ? need : status === 'shipped' || status === 'partlyReceived' ? Math.floor(need * r.next()) : 0;
+                status === 'released' || status === 'confirmed' || status === 'cancelled'
+                  ? need
+                  : status === 'shipped' || status === 'partlyReceived'
+                    ? Math.floor(need * r.next())
+                    : 0;
               demand.orderId = id;
               demand.parentPartsCode = parent;
               demand.childPartsCode = childCode(c);

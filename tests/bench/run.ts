@@ -12,7 +12,7 @@
  *   --scale N        demo seed scale (default 1667: 1,000,200 purchase order lines; 1 = 600)
  *   --rounds N       alternating rounds of the list variants (default 3)
  *   --duration S     seconds measured per variant and round (default 8); --warmup S (default 2)
- *   --only a,b       steps to run: seed,startup,list,sweep,ship,export,codegen,ui,bundle,loginFlood,wan
+ *   --only a,b       steps to run: seed,startup,list,sweep,ship,inbound,export,codegen,ui,bundle,loginFlood,wan
  *   --db FILE        database file (default data/bench/portal-<scale>.db); --reuse-db keeps an
  *                    existing one instead of seeding again (its seeding time is reported as reused)
  *   --out DIR        where results go (default tests/bench/results)
@@ -35,8 +35,9 @@ import { pgDataDir, pgSeedInfoFile, readSeedInfo, startBenchPostgres, type Bench
 import { uiRenderStep, bundleStep } from './ui.ts';
 import { loginFloodStep } from './login-flood.ts';
 import { wanStep } from './wan.ts';
+import { inboundStep } from './inbound.ts';
 
-const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'export', 'codegen', 'ui', 'bundle', 'loginFlood', 'wan'] as const;
+const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'inbound', 'export', 'codegen', 'ui', 'bundle', 'loginFlood', 'wan'] as const;
 type Step = (typeof STEPS)[number];
 
 function parseArgs(argv: string[]) {
@@ -95,7 +96,7 @@ export async function main(argv: string[]): Promise<BenchResults> {
 
   try {
     if (opts.noPg) ctx.pgNote = 'left out (--no-pg)';
-    else if (opts.only.has('seed') || opts.only.has('list') || opts.only.has('ship') || opts.reuseDb) {
+    else if (opts.only.has('seed') || opts.only.has('list') || opts.only.has('ship') || opts.only.has('inbound') || opts.reuseDb) {
       // a smoke run's tiny data needs no big buffer cache
       ctx.pg = await startPostgres(ctx, opts.smoke ? undefined : pgDataDir(opts.db), opts.smoke ? { shared_buffers: '128MB' } : {});
       pgInfo = ctx.pg
@@ -114,6 +115,7 @@ export async function main(argv: string[]): Promise<BenchResults> {
     await run('list', () => listStep(ctx));
     await run('sweep', () => sweepStep(ctx));
     await run('ship', () => shipStep(ctx));
+    await run('inbound', () => inboundStep(ctx));
     await run('export', () => exportStep(ctx));
     await run('codegen', () => codegenStep(ctx));
     await run('ui', () => uiRenderStep(ctx));

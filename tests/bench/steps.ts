@@ -337,7 +337,7 @@ function availableSetups(ctx: Ctx): Setup[] {
  * The servers of every setup, all started before anything is measured (an idle server costs
  * nothing) and stopped after the step; a smoke run keeps them for its later steps.
  */
-async function withSetups<T>(ctx: Ctx, f: (rs: Running[]) => Promise<T>): Promise<T> {
+export async function withSetups<T>(ctx: Ctx, f: (rs: Running[]) => Promise<T>): Promise<T> {
   const sctx = { db: ctx.db, filesDir: files(ctx), pg: ctx.pg, pinned: ctx.pinned, bundle: await setupBundle(ctx) };
   const running: Running[] = [];
   try {

@@ -229,3 +229,18 @@ describe('operations routes (server/ops/)', () => {
     }
   });
 });
+
+describe('inbound interfaces (POST /api/interfaces/<code>): machine clients only', () => {
+  it("every person's token is refused on every inbound interface (403 error.clientOnly), and nothing is written", async () => {
+    const codes = Object.keys(metadata.outbox?.inbound ?? {});
+    expect(codes.length).toBeGreaterThanOrEqual(5);
+    const before = await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message`);
+    for (const c of callers)
+      for (const code of codes) {
+        const r = await req('POST', `/api/interfaces/${code}`, c, { messages: [{ idempotencyKey: 'x', payload: {} }] });
+        expect(r.statusCode, `${c.name} ${code}`).toBe(403);
+        expect(r.json().code).toBe('error.clientOnly');
+      }
+    expect(await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM interface_message`)).toEqual(before);
+  });
+});

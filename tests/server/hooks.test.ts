@@ -17,6 +17,7 @@ import type { Principal } from '../../server/engine/principal.ts';
 import { AppError } from '../../server/engine/errors.ts';
 import { handlers } from '../../server/handlers/index.ts';
 import { validatePrices } from '../../server/hooks/consulting-fee-items.ts';
+import { hooks as entityHooks } from '../../server/hooks/index.ts';
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { bearer, build, importFeeRows, login, type TestApp } from './helpers.ts';
 
@@ -141,7 +142,8 @@ describe('the hook contract (notices declaring every hook, on an engine of their
   };
   const title = (r: unknown) => (r as { title?: string } | null)?.title ?? null;
   const table: HookTable = {
-    consultingFeeItem: { validate: validatePrices },
+    // the real hooks of every other entity
+    ...(entityHooks as unknown as HookTable),
     notice: {
       validate: (c: { operation: string; before: unknown; after: unknown; fieldError: (f: string, k: string) => void }) => {
         calls.push({ hook: 'validate', operation: c.operation, before: title(c.before), after: title(c.after) });
@@ -244,7 +246,7 @@ describe('the hook contract (notices declaring every hook, on an engine of their
   it('an engine without an implementation of a declared hook refuses to start', () => {
     const meta = structuredClone(metadata) as CompiledMetadata;
     meta.entities.notice.hooks = ['afterWrite'];
-    expect(() => new Engine(t.app.db, meta, schemas, handlers as unknown as HandlerTable, { consultingFeeItem: { validate: validatePrices } })).toThrow(
+    expect(() => new Engine(t.app.db, meta, schemas, handlers as unknown as HandlerTable, entityHooks as unknown as HookTable)).toThrow(
       /lifecycle hooks missing: notice.afterWrite\. write notice.afterWrite in server\/hooks\/notice\.ts \(export const afterWriteNotice: AfterWriteHook<\.\.\.> = .*\) and add it to server\/hooks\/index\.ts: notice: \{ afterWrite: \.\.\. \}/,
     );
   });
