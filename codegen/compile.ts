@@ -18,6 +18,7 @@ import { checkMetaSchemas } from './compile/meta-schema.ts';
 import { compileRules } from './compile/rules.ts';
 import { runChecks } from './compile/run-checks.ts';
 import { compileScreens, screenSources } from './compile/screens.ts';
+import { compileTiles } from './compile/tiles.ts';
 import { compileMail } from './compile/mail.ts';
 import { compileOutbox } from './compile/outbox.ts';
 
@@ -43,6 +44,14 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   const sources = screenSources(src);
   const screens = compileScreens(ctx, { app, access, entities, resources }, sources);
   const mail = compileMail(ctx);
+  // a tile names another screen: compiled once every screen is
+  compileTiles(
+    ctx,
+    screens,
+    entities,
+    resources,
+    sources.flatMap((x, i) => (x.s.tiles?.length ? [{ screen: screens[i], tiles: x.s.tiles, file: x.file, base: x.base }] : [])),
+  );
 
   const screenFiles = new Map<string, { file: string; base: string }>();
   screens.forEach((s, i) => {

@@ -5,6 +5,7 @@
  * database. Engine code writes its SQL with `?` placeholders and the few words below; nothing
  * outside this module writes a dialect-specific word.
  */
+import { homeTables } from './home-tables.ts';
 import { createHash } from 'node:crypto';
 import type { CompiledEntity, CompiledField, CompiledMetadata } from './model.ts';
 import { numericRange } from './field-schema.ts';
@@ -169,6 +170,7 @@ function systemTables(autoId: string, bigint: string): string[] {
     // expires (expires_at) and works once (used_at)
     `CREATE TABLE IF NOT EXISTS _password_reset_tokens (token_hash TEXT PRIMARY KEY, account_id ${bigint} NOT NULL, created_at TEXT NOT NULL, expires_at TEXT NOT NULL, used_at TEXT)`,
     `CREATE INDEX IF NOT EXISTS ix_password_reset_tokens_account ON _password_reset_tokens (account_id)`,
+    ...homeTables(autoId, bigint),
   ];
 }
 

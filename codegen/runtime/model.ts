@@ -228,6 +228,26 @@ export interface CompiledScreen {
   tabs: { key: string; titleKey: string; filter: Record<string, unknown> }[];
   related: { resource: string; target: string; source: string; titleKey: string; columns: CompiledColumn[] }[];
   component?: string;
+  /** a dashboard's work tiles (codegen/runtime/tiles.ts resolves their filters) */
+  tiles?: CompiledTile[];
+}
+
+/** A relative date bound of a tile's filter: today plus this many days (resolved when counted). */
+export interface DaysFromToday {
+  daysFromToday: number;
+}
+
+export interface CompiledTile {
+  key: string;
+  labelKey: string;
+  /** the list screen counted and opened */
+  screen: string;
+  tab?: string;
+  /** list-protocol filter keys (field, field_like, field_gte, field_lte) with stored values or relative dates */
+  filter: Record<string, unknown>;
+  /** empty: every profile that may open the screen */
+  profiles: Profile[];
+  severity: { warning?: number; error?: number };
 }
 
 export interface AppConstants {

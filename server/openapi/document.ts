@@ -459,6 +459,7 @@ const TAG_TEXT: Record<string, string> = {
   session: 'Login, logout and the session (the legacy calls of the spec, with their envelope `{ status, data }`)',
   account: "The caller's own account: user info, profile, password, two-step verification",
   metadata: 'The compiled metadata and this document',
+  home: "The caller's home page: work tiles, saved views, record history, notifications",
 };
 
 export function buildOpenApi(opts: {

@@ -6,9 +6,10 @@
  * needs besides: summary, answers, errors. A route added to the server without an entry here (and
  * not generated from metadata) fails tests/server/openapi.test.ts.
  */
+import { homeRouteDocs } from './home-routes.ts';
 
 export interface FixedRouteDoc {
-  tag: 'session' | 'account' | 'metadata';
+  tag: 'session' | 'account' | 'metadata' | 'home';
   operationId: string;
   summary: string;
   description?: string;
@@ -87,6 +88,7 @@ const text = (media: string, description: string) => ({ '200': { description, co
 
 export function fixedRouteDocs(): Record<string, FixedRouteDoc> {
   return {
+    ...homeRouteDocs(),
     'POST /connect/token': {
       tag: 'session',
       operationId: 'session.token',

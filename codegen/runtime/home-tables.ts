@@ -1,0 +1,11 @@
+/**
+ * The system tables of the home page's capabilities (docs/home-and-notifications.md), created
+ * with the other system tables by both dialects (dialect.ts systemTables).
+ */
+export function homeTables(autoId: string, bigint: string): string[] {
+  return [
+    // saved views of a list screen, per account (never shared): the filter, sort, column choice and tab, as JSON
+    `CREATE TABLE IF NOT EXISTS _saved_views (id ${autoId}, account_id ${bigint} NOT NULL, screen TEXT NOT NULL, name TEXT NOT NULL, state TEXT NOT NULL, is_default ${bigint} NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)`,
+    `CREATE UNIQUE INDEX IF NOT EXISTS ux_saved_views_name ON _saved_views (account_id, screen, name)`,
+  ];
+}

@@ -1,0 +1,50 @@
+/** The OpenAPI description of the home page's routes (server/routes/home.ts), merged into fixed-routes.ts. */
+import type { FixedRouteDoc } from './fixed-routes.ts';
+import { tileCountSchema } from '../routes/home.ts';
+import { savedViewSchema } from '../routes/saved-views.ts';
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+
+export function homeRouteDocs(): Record<string, FixedRouteDoc> {
+  return {
+    'GET /api/home/tiles': {
+      tag: 'home',
+      operationId: 'home.tiles',
+      summary: "The counts of a dashboard's work tiles for the caller (metadata: the dashboard screen's tiles)",
+      description:
+        "Each tile counts the rows its list screen would show the caller (the list's fixed filter, the tile's tab and conditions, the caller's row scope), bounded like a list's count: `more` says the count stopped at its bound. Only tiles the caller may open are answered. `search` is the filter the list applies when opened from the tile (relative dates resolved).",
+      responses: { '200': { description: 'the tiles', content: json({ type: 'object', properties: { tiles: { type: 'array', items: tileCountSchema } } }) } },
+      errors: [401, 404],
+    },
+    'GET /api/views': {
+      tag: 'home',
+      operationId: 'home.views.list',
+      summary: "The caller's saved views of a list screen (its own only), by name",
+      responses: { '200': { description: 'the views', content: json({ type: 'array', items: savedViewSchema }) } },
+      errors: [400, 401, 404],
+    },
+    'POST /api/views': {
+      tag: 'home',
+      operationId: 'home.views.create',
+      summary: "Saves the current search, sort, column choice and tab of a list screen under a name (the caller's own; optionally its default)",
+      description:
+        'The state holds only what the screen offers: its declared filters, a sortable field, its columns, its tabs (else 400 `error.invalidView`). A name the caller already gave a view of the screen is a 409 `error.viewNameTaken`. A screen the caller may not open is a 404.',
+      responses: { '201': { description: 'saved', content: json(savedViewSchema) } },
+      errors: [400, 401, 404, 409],
+    },
+    'PUT /api/views/:id': {
+      tag: 'home',
+      operationId: 'home.views.update',
+      summary: 'Renames a saved view, replaces its state, or makes it the default of its screen (the previous default stops being one)',
+      responses: { '200': { description: 'saved', content: json(savedViewSchema) } },
+      errors: [400, 401, 404, 409],
+    },
+    'DELETE /api/views/:id': {
+      tag: 'home',
+      operationId: 'home.views.delete',
+      summary: "Deletes one of the caller's saved views (another account's is a 404)",
+      responses: { '204': { description: 'deleted' } },
+      errors: [401, 404],
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The home page's work tiles (metadata: the dashboard's "tiles") in a real browser, in both
+ * languages: a supplier's tiles show the counts the database holds for it, each labelled in the
+ * page's language, and a click opens the tile's list with its filter (and tab) applied, showing
+ * as many rows as the tile counted.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import type { Locale } from '../../codegen/runtime/model.ts';
+import { tileListFilter } from '../../codegen/runtime/tiles.ts';
+import { loginIn, metadata, screen, screenNamed, t } from './pages/screens.ts';
+import { codeOf } from './pages/api.ts';
+import { openE2eDatabase } from './pages/database.ts';
+
+const LOCALES: Locale[] = ['zh-CN', 'en-US'];
+const dashboard = screenNamed('dashboard');
+const tileOf = (key: string) => dashboard.tiles!.find((x) => x.key === key)!;
+
+/** The number a tile shows (a bare number, or "more than N") */
+const tileCount = async (page: Page, key: string): Promise<number> => Number(await page.getByTestId(`tile-count-${key}`).innerText());
+
+for (const locale of LOCALES) {
+  test(`a supplier's home counts its work and each tile opens its filtered list (${locale})`, async ({ page, request }) => {
+    await loginIn(page, 'sup01', locale);
+    const tiles = page.getByTestId('home-tiles');
+    await expect(tiles).toBeVisible();
+    await expect(tiles.getByRole('heading', { name: t(locale, 'home.tilesTitle') })).toBeVisible();
+
+    // lines to confirm, counted in the database: released lines of PDC01 naming S001 in any of the three supplier fields
+    const db = await openE2eDatabase();
+    let released: number;
+    try {
+      const row = await db.get<{ n: number }>(
+        'SELECT COUNT(*) AS n FROM "order" WHERE status = ? AND warehouse_code = ? AND (direct_supplier_code = ? OR production_supplier_code = ? OR purchasing_supplier_code = ?)',
+        [codeOf('purchaseOrderStatus', 'released'), 'PDC01', 'S001', 'S001', 'S001'],
+      );
+      released = Number(row!.n);
+    } finally {
+      await db.close();
+    }
+    await expect(page.getByTestId('tile-linesToConfirm')).toContainText(t(locale, 'tile.linesToConfirm'));
+    expect(await tileCount(page, 'linesToConfirm')).toBe(released);
+
+    // every tile's number is the total of the list it opens (the API's list count in the same scope)
+    const tok = await page.evaluate(() => localStorage.getItem('portal.token'));
+    const keys = await tiles
+      .locator('[data-testid^="tile-count-"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice('tile-count-'.length)));
+    expect(keys).toEqual(['linesToConfirm', 'linesDueSoon', 'linesOverdue', 'dfsUnsent', 'claimsToAnswer', 'feesToSettle', 'hazardToConfirm']);
+    for (const key of keys) {
+      const tile = tileOf(key);
+      const list = screenNamed(tile.screen);
+      const r = await request.get(`/api/${list.resource}?filter=${encodeURIComponent(JSON.stringify(tileListFilter(tile, list)))}&range=[0,0]`, {
+        headers: { authorization: `Bearer ${tok}` },
+      });
+      const total = Number(/\/(\d+)/.exec(r.headers()['content-range'])![1]);
+      expect([key, await tileCount(page, key)]).toEqual([key, total]);
+    }
+
+    // a click opens the list with the tile's filter: as many rows as counted
+    const due = await tileCount(page, 'linesDueSoon');
+    await page.getByTestId('tile-linesDueSoon').click();
+    await expect(page).toHaveURL(/\/orderShip\/list$/);
+    await expect(screen.root(page, 'orderShip')).toBeVisible();
+    await expect.poll(() => screen.rowCount(page)).toBe(due);
+    await expect(screen.filter(page, 'forecastReceiveDate_gte')).toBeVisible();
+
+    // a tile with a tab opens the list on that tab
+    await page.goto('/dashboard');
+    const pending = await tileCount(page, 'hazardToConfirm');
+    await page.getByTestId('tile-hazardToConfirm').click();
+    await expect(page).toHaveURL(/\/recConfirm\/list$/);
+    await expect(page.getByTestId('tab-pending')).toHaveAttribute('aria-selected', 'true');
+    await expect.poll(() => screen.rowCount(page)).toBe(pending);
+  });
+}
+
+test('internal staff see their own tiles, not the supplier ones', async ({ page }) => {
+  await loginIn(page, 'staff01', 'en-US');
+  await expect(page.getByTestId('tile-lockedAccounts')).toContainText(t('en-US', 'tile.lockedAccounts'));
+  await expect(page.getByTestId('tile-linesToConfirm')).toHaveCount(0);
+  const locked = await tileCount(page, 'lockedAccounts');
+  await page.getByTestId('tile-lockedAccounts').click();
+  await expect(page).toHaveURL(/\/account\/list$/);
+  await expect.poll(() => screen.rowCount(page)).toBe(locked);
+  expect(metadata.screens.some((s) => s.name === 'accountList')).toBe(true);
+});

@@ -1,0 +1,68 @@
+/**
+ * The home page's routes for every profile (the access tests of issue 22): the work tiles answer
+ * exactly the tiles whose list the profile may open (the metadata's screen rule, in every profile
+ * and at a warehouse that is not a claim warehouse); saved views open for exactly the list screens
+ * the profile may open, and one account's view is a 404 to every other caller.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenRefusal } from '../../codegen/runtime/access-rules.ts';
+import { metadata } from '../../server/generated/index.ts';
+import { bearer, build, type TestApp } from './helpers.ts';
+import { callersOfEveryProfile, type Caller } from './profile-callers.ts';
+
+let t: TestApp;
+const callers: Caller[] = [];
+
+beforeAll(async () => {
+  t = await build();
+  callers.push(...(await callersOfEveryProfile(t)));
+});
+afterAll(() => t.close());
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, c: Caller | null, payload?: unknown) =>
+  t.app.inject({ method, url, headers: c ? bearer(c.token) : {}, ...(payload !== undefined ? { payload: payload as object } : {}) });
+const role = (c: Caller) => metadata.access.profiles[c.profile].role;
+const entityOf = (resource?: string) => (resource ? metadata.entities[metadata.resources[resource]] : undefined);
+const mayOpen = (c: Caller, screenName: string) => {
+  const s = metadata.screens.find((x) => x.name === screenName)!;
+  return !screenRefusal(s, { role: role(c), profile: c.profile, isClaimWarehouse: c.claimWarehouse }, entityOf(s.resource));
+};
+const lists = metadata.screens.filter((s) => s.kind === 'list');
+
+describe('home routes for every profile', () => {
+  it('tiles: exactly those declared for the profile whose list it may open', async () => {
+    const dashboard = metadata.screens.find((s) => s.name === 'dashboard')!;
+    for (const c of callers) {
+      const r = await call('GET', '/api/home/tiles', c);
+      expect([c.name, r.statusCode]).toEqual([c.name, 200]);
+      const expected = dashboard.tiles!.filter((x) => (!x.profiles.length || x.profiles.includes(c.profile)) && mayOpen(c, x.screen)).map((x) => x.key);
+      expect([c.name, r.json().tiles.map((x: { key: string }) => x.key)]).toEqual([c.name, expected]);
+    }
+    expect((await call('GET', '/api/home/tiles', null)).statusCode).toBe(401);
+  });
+
+  it('saved views: open on exactly the list screens the profile may open', async () => {
+    for (const c of callers)
+      for (const s of lists) {
+        const r = await call('GET', `/api/views?screen=${s.name}`, c);
+        expect([c.name, s.name, r.statusCode]).toEqual([c.name, s.name, mayOpen(c, s.name) ? 200 : 404]);
+      }
+  });
+
+  it("saved views: one account's view is a 404 to every other caller, and untouched", async () => {
+    for (const owner of callers) {
+      const screen = lists.find((s) => mayOpen(owner, s.name));
+      if (!screen) continue;
+      const created = await call('POST', '/api/views', owner, { screen: screen.name, name: `mine ${owner.name}`, state: { filter: {} } });
+      expect([owner.name, created.statusCode]).toEqual([owner.name, 201]);
+      const id = created.json().id;
+      for (const other of callers.filter((x) => x.token !== owner.token && x.name.split('@')[0] !== owner.name.split('@')[0])) {
+        expect([other.name, (await call('PUT', `/api/views/${id}`, other, { name: 'x' })).statusCode]).toEqual([other.name, 404]);
+        expect([other.name, (await call('DELETE', `/api/views/${id}`, other)).statusCode]).toEqual([other.name, 404]);
+      }
+      const mine = (await call('GET', `/api/views?screen=${screen.name}`, owner)).json() as { id: number; name: string }[];
+      expect(mine.find((v) => v.id === id)?.name).toBe(`mine ${owner.name}`);
+    }
+    expect((await call('DELETE', '/api/views/1', null)).statusCode).toBe(401);
+  });
+});
