@@ -9,24 +9,11 @@
 import type { CompiledEntity, CompiledMetadata, CompiledScreen } from '../../codegen/runtime/model.ts';
 import { screenRefusal } from '../../codegen/runtime/access-rules.ts';
 import type { Db } from '../db/types.ts';
+import type { SavedView, ViewState } from '../../codegen/runtime/saved-view.ts';
 import { badRequest, conflict, notFound } from '../engine/errors.ts';
 import type { Principal } from '../engine/principal.ts';
 
-export interface ViewState {
-  filter: Record<string, unknown>;
-  sort?: { field: string; order: 'ASC' | 'DESC' };
-  columns?: string[];
-  tab?: string;
-}
-
-export interface SavedView {
-  id: number;
-  screen: string;
-  name: string;
-  state: ViewState;
-  isDefault: boolean;
-  updatedAt: string;
-}
+export type { SavedView, ViewState };
 
 interface Row {
   id: number;

@@ -2,13 +2,14 @@
  * The home page's work tiles (metadata: the dashboard's "tiles") in a real browser, in both
  * languages: a supplier's tiles show the counts the database holds for it, each labelled in the
  * page's language, and a click opens the tile's list with its filter (and tab) applied, showing
- * as many rows as the tile counted.
+ * as many rows as the tile counted. Saved views: kept per account on the server, so they follow
+ * the user to a new browser (the default one applies), and another supplier sees none.
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import { tileListFilter } from '../../codegen/runtime/tiles.ts';
-import { loginIn, metadata, screen, screenNamed, t } from './pages/screens.ts';
-import { codeOf } from './pages/api.ts';
+import { loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { codeOf, firstWhere, token } from './pages/api.ts';
 import { openE2eDatabase } from './pages/database.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
@@ -84,3 +85,71 @@ test('internal staff see their own tiles, not the supplier ones', async ({ page 
   await expect.poll(() => screen.rowCount(page)).toBe(locked);
   expect(metadata.screens.some((s) => s.name === 'accountList')).toBe(true);
 });
+
+for (const locale of LOCALES) {
+  test(`a saved view follows its user to a new browser and is invisible to another supplier (${locale})`, async ({ browser, request }) => {
+    const name = `due ${locale}`;
+    const orderShip = screenNamed('orderShip');
+    const tok = await token(request, 'sup01');
+    const line = await firstWhere(request, tok, 'orders', { status: codeOf('purchaseOrderStatus', 'confirmed') });
+
+    const first = await browser.newContext();
+    const page = await first.newPage();
+    await loginIn(page, 'sup01', locale);
+    await openScreen(page, orderShip, locale);
+    await screen.filter(page, 'orderNo_like').fill(String(line.orderNo));
+    await screen.button(page, 'search').click();
+    await expect(screen.row(page, String(line.id))).toBeVisible();
+    // hide a column, then save the view as the default
+    await page.getByTestId('columns-menu').click();
+    await page.getByTestId('column-toggle-packing').click();
+    await page.keyboard.press('Escape');
+    await expect(screen.header(page, 'packing')).toHaveCount(0);
+    await page.getByTestId('views-save').click();
+    await page.getByTestId('views-name').fill(name);
+    await page.getByTestId('views-as-default').locator('input').check();
+    await page.getByTestId('views-name-ok').click();
+    await expect(page.getByTestId('views-menu')).toContainText(name);
+    await expect(page.getByTestId('views-menu')).toContainText(t(locale, 'views.view'));
+    await first.close();
+
+    // a new browser: the default view applies when the list opens
+    const second = await browser.newContext();
+    const again = await second.newPage();
+    await loginIn(again, 'sup01', locale);
+    await openScreen(again, orderShip, locale);
+    await expect(screen.filter(again, 'orderNo_like')).toHaveValue(String(line.orderNo));
+    await expect(screen.row(again, String(line.id))).toBeVisible();
+    await expect(screen.header(again, 'packing')).toHaveCount(0);
+    // Reset returns to the screen's declared defaults
+    await screen.button(again, 'reset').click();
+    await expect(screen.filter(again, 'orderNo_like')).toHaveValue('');
+    await expect(screen.header(again, 'packing')).toHaveCount(1);
+    // rename, then delete it
+    await again.getByTestId('views-menu').click();
+    await again.locator(`[data-testid="views-item"][data-name="${name}"]`).click();
+    await again.getByTestId('views-rename').click();
+    await again.getByTestId('views-name').fill(`${name} 2`);
+    await again.getByTestId('views-name-ok').click();
+    await expect(again.getByTestId('views-menu')).toContainText(`${name} 2`);
+    await second.close();
+
+    // another supplier sees none of it
+    const other = await browser.newContext();
+    const page2 = await other.newPage();
+    await loginIn(page2, 'sup02', locale);
+    await openScreen(page2, orderShip, locale);
+    await page2.getByTestId('views-menu').click();
+    await expect(page2.getByTestId('views-item')).toHaveCount(0);
+    await expect(page2.getByRole('menuitem', { name: t(locale, 'views.none') })).toBeVisible();
+    await other.close();
+
+    // clean up through the API: the views are sup01's own
+    const views = (await (await request.get(`/api/views?screen=orderShip`, { headers: { authorization: `Bearer ${tok}` } })).json()) as {
+      id: number;
+      name: string;
+    }[];
+    expect(views.map((v) => v.name)).toContain(`${name} 2`);
+    for (const v of views) await request.delete(`/api/views/${v.id}`, { headers: { authorization: `Bearer ${tok}` } });
+  });
+}
