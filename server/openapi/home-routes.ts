@@ -1,6 +1,6 @@
 /** The OpenAPI description of the home page's routes (server/routes/home.ts), merged into fixed-routes.ts. */
 import type { FixedRouteDoc } from './fixed-routes.ts';
-import { tileCountSchema } from '../routes/home.ts';
+import { historyEntrySchema, tileCountSchema } from '../routes/home.ts';
 import { savedViewSchema } from '../routes/saved-views.ts';
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -15,6 +15,15 @@ export function homeRouteDocs(): Record<string, FixedRouteDoc> {
         "Each tile counts the rows its list screen would show the caller (the list's fixed filter, the tile's tab and conditions, the caller's row scope), bounded like a list's count: `more` says the count stopped at its bound. Only tiles the caller may open are answered. `search` is the filter the list applies when opened from the tile (relative dates resolved).",
       responses: { '200': { description: 'the tiles', content: json({ type: 'object', properties: { tiles: { type: 'array', items: tileCountSchema } } }) } },
       errors: [401, 404],
+    },
+    'GET /api/history/:resource/:id': {
+      tag: 'home',
+      operationId: 'home.history',
+      summary: "A record's history from the audit trail, newest first, in the caller's language",
+      description:
+        'Scoped exactly like the record: a caller who may not read the record gets 404. Each entry: who, when, the operation (an action by its label), the fields changed with old and new values (code values by their labels; private fields never), and files added or removed. At most 200 entries.',
+      responses: { '200': { description: 'the entries', content: json({ type: 'array', items: historyEntrySchema }) } },
+      errors: [401, 403, 404],
     },
     'GET /api/views': {
       tag: 'home',

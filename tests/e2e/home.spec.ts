@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import { tileListFilter } from '../../codegen/runtime/tiles.ts';
 import { loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
-import { codeOf, firstWhere, token } from './pages/api.ts';
+import { codeOf, firstWhere, listWhere, token } from './pages/api.ts';
 import { openE2eDatabase } from './pages/database.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
@@ -151,5 +151,41 @@ for (const locale of LOCALES) {
     }[];
     expect(views.map((v) => v.name)).toContain(`${name} 2`);
     for (const v of views) await request.delete(`/api/views/${v.id}`, { headers: { authorization: `Bearer ${tok}` } });
+  });
+}
+
+for (const [i, locale] of LOCALES.entries()) {
+  test(`a record edited twice shows both changes in its history, translated; another supplier gets 404 (${locale})`, async ({ page, request }) => {
+    const tok = await token(request, 'sup01');
+    const auth = { authorization: `Bearer ${tok}` };
+    const unsubmitted = await listWhere(request, tok, 'stock-adjustments', { status: codeOf('stockAdjustStatus', 'unsubmitted') });
+    const start = unsubmitted[unsubmitted.length - 1 - i];
+    const types = metadata.codeTables.adjustType.values;
+    const other = types.find((v) => v.code !== start.adjustType)!;
+    const first = await request.put(`/api/stock-adjustments/${start.id}`, { headers: auth, data: { ...start, adjustType: other.code } });
+    expect(first.status()).toBe(200);
+    const second = await request.put(`/api/stock-adjustments/${start.id}`, {
+      headers: auth,
+      data: { ...(await first.json()), adjustQty: Number(start.adjustQty) + 1 },
+    });
+    expect(second.status()).toBe(200);
+
+    await loginIn(page, 'sup01', locale);
+    const edit = screenNamed('childPartsDiffAdjustEdit');
+    await openScreen(page, edit, locale, `?id=${start.id}`);
+    await page.getByTestId('history-toggle').click();
+    const entries = page.getByTestId('history-entry');
+    await expect(entries.first()).toContainText(t(locale, 'history.op.update'));
+    await expect(entries.first().locator('[data-testid="history-change"][data-field="adjustQty"]')).toContainText(String(Number(start.adjustQty) + 1));
+    const typeChange = entries.nth(1).locator('[data-testid="history-change"][data-field="adjustType"]');
+    const before = types.find((v) => v.code === start.adjustType)!;
+    await expect(typeChange).toContainText(t(locale, `code.adjustType.${before.code}`));
+    await expect(typeChange).toContainText(t(locale, `code.adjustType.${other.code}`));
+    await expect(typeChange).toContainText(t(locale, 'field.stockAdjustment.adjustType'));
+
+    // another supplier: the record and its history are 404
+    const tok2 = await token(request, 'sup02');
+    expect((await request.get(`/api/history/stock-adjustments/${start.id}`, { headers: { authorization: `Bearer ${tok2}` } })).status()).toBe(404);
+    expect((await request.get(`/api/stock-adjustments/${start.id}`, { headers: { authorization: `Bearer ${tok2}` } })).status()).toBe(404);
   });
 }

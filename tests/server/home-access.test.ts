@@ -2,7 +2,8 @@
  * The home page's routes for every profile (the access tests of issue 22): the work tiles answer
  * exactly the tiles whose list the profile may open (the metadata's screen rule, in every profile
  * and at a warehouse that is not a claim warehouse); saved views open for exactly the list screens
- * the profile may open, and one account's view is a 404 to every other caller.
+ * the profile may open, and one account's view is a 404 to every other caller; a record's history
+ * answers exactly where reading the record does (200, 403 or 404), for every entity.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenRefusal } from '../../codegen/runtime/access-rules.ts';
@@ -47,6 +48,23 @@ describe('home routes for every profile', () => {
         const r = await call('GET', `/api/views?screen=${s.name}`, c);
         expect([c.name, s.name, r.statusCode]).toEqual([c.name, s.name, mayOpen(c, s.name) ? 200 : 404]);
       }
+  });
+
+  it('history: answers exactly where reading the record answers, for every entity and profile (a row of each supplier)', async () => {
+    for (const e of Object.values(metadata.entities)) {
+      const cols = e.scope.supplierFields.map((f) => `"${e.fields[f].column}"`);
+      const ids = (await t.app.db.all<{ id: number }>(`SELECT id FROM "${e.table}" ORDER BY ${cols.length ? `${cols[0]}, ` : ''}id LIMIT 3`)).map((r) =>
+        Number(r.id),
+      );
+      const last = await t.app.db.get<{ id: number }>(`SELECT MAX(id) AS id FROM "${e.table}"`);
+      if (last?.id) ids.push(Number(last.id));
+      for (const id of ids)
+        for (const c of callers) {
+          const record = (await call('GET', `/api/${e.resource}/${id}`, c)).statusCode;
+          const hist = (await call('GET', `/api/history/${e.resource}/${id}`, c)).statusCode;
+          expect([e.resource, id, c.name, hist]).toEqual([e.resource, id, c.name, record]);
+        }
+    }
   });
 
   it("saved views: one account's view is a 404 to every other caller, and untouched", async () => {

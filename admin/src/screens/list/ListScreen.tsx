@@ -21,6 +21,7 @@ import { useFileOps } from '../files/useFileOps.tsx';
 import { RecordFormDialog } from '../form/RecordFormDialog.tsx';
 import { actionsForButtons, entityOfResource, fileRelation, metadata, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
+import { RecordHistory } from '../history/RecordHistory.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
 import { LeanTable, type LeanRecord, type RowAction } from '../table/LeanTable.tsx';
 import { FilterBar, hasCondition, type FilterValues } from './FilterBar.tsx';
@@ -305,6 +306,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
             {screen.related.map((rel) => (
               <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={current.id} parent={current} />
             ))}
+            <RecordHistory key={String(current.id)} resource={res} id={current.id} />
           </RelatedPanel>
         ) : (
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
