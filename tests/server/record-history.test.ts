@@ -48,7 +48,7 @@ describe('record history', () => {
       method: 'PUT',
       url: `/api/stock-adjustments/${adjustment.id}`,
       headers: bearer(sup01),
-      payload: { ...first.json(), adjustQty: Number(adjustment.adjustQty) + 1 },
+      payload: { ...(first.json() as Record<string, unknown>), adjustQty: Number(adjustment.adjustQty) + 1 },
     });
     expect(second.statusCode, second.body).toBe(200);
 
