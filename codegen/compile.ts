@@ -19,6 +19,7 @@ import { compileRules } from './compile/rules.ts';
 import { runChecks } from './compile/run-checks.ts';
 import { compileScreens, screenSources } from './compile/screens.ts';
 import { compileTiles } from './compile/tiles.ts';
+import { compileNotifications } from './compile/notifications.ts';
 import { compileMail } from './compile/mail.ts';
 import { compileOutbox } from './compile/outbox.ts';
 
@@ -58,6 +59,7 @@ export function compileMetadata(src: MetadataSources): CompileResult {
     if (!screenFiles.has(s.name)) screenFiles.set(s.name, { file: sources[i].file, base: sources[i].base });
   });
   screens.sort((a, b) => a.path.localeCompare(b.path));
+  compileNotifications(ctx, entities, screens);
   // the outbox of the external exchange (metadata/interfaces.json): names entities, actions and fields
   const outbox = src.interfaces ? compileOutbox(ctx, src.interfaces, { app, codeTables, entities }) : undefined;
   const model = { app, access, codeTables, rules, entities, resources, screens, mail, ...(outbox ? { outbox } : {}) };

@@ -119,6 +119,8 @@ export interface CompiledEntity {
   public: boolean;
   /** parentStates: parent field -> stored codes in which files may be added, replaced or deleted */
   file?: { rule: string; overwriteKey: string[]; onUpload?: { action: string; setParent: Record<string, string> }; parentStates?: Record<string, string[]> };
+  /** who hears of what happens to its records (metadata "notify") */
+  notify?: CompiledNotify[];
   fields: Record<string, CompiledField>;
   /** declared fields first, then the system fields */
   fieldOrder: string[];
@@ -248,6 +250,18 @@ export interface CompiledTile {
   /** empty: every profile that may open the screen */
   profiles: Profile[];
   severity: { warning?: number; error?: number };
+}
+
+/** One event of an entity that notifies (metadata: the entity's "notify"; server/home/notifications.ts). */
+export interface CompiledNotify {
+  /** "create", or an action's name */
+  on: string;
+  labelKey: string;
+  profiles: Profile[];
+  /** the screen a click opens: its path, and whether it takes the record's id (?id=) */
+  screen: string;
+  path: string;
+  byId: boolean;
 }
 
 export interface AppConstants {

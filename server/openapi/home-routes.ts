@@ -2,6 +2,7 @@
 import type { FixedRouteDoc } from './fixed-routes.ts';
 import { historyEntrySchema, tileCountSchema } from '../routes/home.ts';
 import { savedViewSchema } from '../routes/saved-views.ts';
+import { notificationFeedSchema } from '../routes/notifications.ts';
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 
@@ -24,6 +25,38 @@ export function homeRouteDocs(): Record<string, FixedRouteDoc> {
         'Scoped exactly like the record: a caller who may not read the record gets 404. Each entry: who, when, the operation (an action by its label), the fields changed with old and new values (code values by their labels; private fields never), and files added or removed. At most 200 entries.',
       responses: { '200': { description: 'the entries', content: json({ type: 'array', items: historyEntrySchema }) } },
       errors: [401, 403, 404],
+    },
+    'GET /api/notifications': {
+      tag: 'home',
+      operationId: 'home.notifications',
+      summary: "The caller's newest notifications (at most 50), each with its read mark and the path that opens its record, and the unread count",
+      description:
+        "What notifies whom is metadata (an entity's `notify`): a new record or an action, told to profiles, of the records they may read (a supplier only of rows naming it). Labels in the caller's language; the caller's own doings are left out.",
+      responses: { '200': { description: 'the feed', content: json(notificationFeedSchema) } },
+      errors: [401],
+    },
+    'POST /api/notifications/:id/read': {
+      tag: 'home',
+      operationId: 'home.notifications.read',
+      summary: 'Marks one notification read for the caller (one outside its audience is a 404)',
+      responses: { '204': { description: 'marked' } },
+      errors: [401, 404],
+    },
+    'POST /api/notifications/read-all': {
+      tag: 'home',
+      operationId: 'home.notifications.readAll',
+      summary: "Marks every notification of the caller's audience read",
+      responses: { '204': { description: 'marked' } },
+      errors: [401],
+    },
+    'GET /api/notifications/stream': {
+      tag: 'home',
+      operationId: 'home.notifications.stream',
+      summary: 'Server-Sent Events: `hello` at once, then `changed` (data: the newest event id) whenever a notification is written by any server process',
+      description:
+        'The stream carries no content: on `changed` (and after reconnecting) the page reads GET /api/notifications. PostgreSQL: LISTEN/NOTIFY; SQLite: each process polls the newest id once a second while a stream is open. The stream ends when the token expires (reconnect with the refreshed one). Send the bearer token in the Authorization header (fetch with a streamed body).',
+      responses: { '200': { description: 'the event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+      errors: [401],
     },
     'GET /api/views': {
       tag: 'home',

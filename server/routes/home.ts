@@ -2,7 +2,7 @@
  * GET /api/home/tiles?screen=<dashboard>: the counts of a dashboard's work tiles for the caller
  * (server/home/tiles.ts). Only tiles the caller may open are answered; a screen that is not a
  * dashboard the caller may open is a 404. Also registers the saved views (saved-views.ts).
- * GET /api/history/<resource>/<id>: the record's history (server/home/history.ts), scoped like the record.
+ * The bell's notifications (notifications.ts). GET /api/history/<resource>/<id>: the record's history (server/home/history.ts), scoped like the record.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
@@ -11,6 +11,7 @@ import { notFound } from '../engine/errors.ts';
 import { countTiles } from '../home/tiles.ts';
 import { recordHistory } from '../home/history.ts';
 import savedViewRoutes from './saved-views.ts';
+import notificationRoutes from './notifications.ts';
 
 export const tileCountSchema = {
   type: 'object',
@@ -54,6 +55,7 @@ export const historyEntrySchema = {
 export default async function homeRoutes(app: FastifyInstance, opts: { engine: Engine }) {
   const { engine } = opts;
   await app.register(savedViewRoutes, { engine });
+  await app.register(notificationRoutes, { engine });
   app.get(
     '/api/home/tiles',
     {

@@ -189,3 +189,28 @@ for (const [i, locale] of LOCALES.entries()) {
     expect((await request.get(`/api/stock-adjustments/${start.id}`, { headers: { authorization: `Bearer ${tok2}` } })).status()).toBe(404);
   });
 }
+
+for (const locale of LOCALES) {
+  test(`a notice published by the administrator appears in an open supplier page's bell within 5 s, without a reload (${locale})`, async ({
+    page,
+    request,
+  }) => {
+    await loginIn(page, 'sup01', locale);
+    const bell = page.getByTestId('notification-bell');
+    await expect(bell).toHaveAttribute('data-live', 'true');
+    const count = async () => Number((await page.getByTestId('notification-count').innerText()) || 0);
+    const before = await count();
+    const admin = await token(request, 'supadmin');
+    const title = `Live notice ${locale} ${Date.now()}`;
+    const r = await request.post('/api/notices', { headers: { authorization: `Bearer ${admin}` }, data: { title, content: 'c' } });
+    expect(r.status()).toBe(201);
+    await expect.poll(count, { timeout: 5000 }).toBe(before + 1);
+    await bell.click();
+    const item = page.getByTestId('notification-item').first();
+    await expect(item).toContainText(`${t(locale, 'notify.noticePublished')}: ${title}`);
+    await expect(item).toHaveAttribute('data-read', 'false');
+    await item.click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect.poll(count).toBe(before);
+  });
+}
