@@ -3,7 +3,8 @@
  * exactly the tiles whose list the profile may open (the metadata's screen rule, in every profile
  * and at a warehouse that is not a claim warehouse); saved views open for exactly the list screens
  * the profile may open, and one account's view is a 404 to every other caller; a record's history
- * answers exactly where reading the record does (200, 403 or 404), for every entity.
+ * answers exactly where reading the record does (200, 403 or 404), for every entity; notifications
+ * reach exactly their audience, and nobody else can mark them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenRefusal } from '../../codegen/runtime/access-rules.ts';
@@ -65,6 +66,28 @@ describe('home routes for every profile', () => {
           expect([e.resource, id, c.name, hist]).toEqual([e.resource, id, c.name, record]);
         }
     }
+  });
+
+  it("notifications: every profile reads its own feed; a supplier's event reaches only the callers whose audience it is, others get 404 marking it", async () => {
+    const staff = callers.find((c) => c.profile === 'internal')!;
+    const adj = (
+      await call('GET', `/api/stock-adjustments?filter=${encodeURIComponent(JSON.stringify({ status: '1', supplierCode: 'S001' }))}&range=[0,0]`, staff)
+    ).json()[0];
+    expect((await call('POST', `/api/stock-adjustments/${adj.id}/actions/return`, staff, { auditNote: 'x' })).statusCode).toBe(200);
+    for (const c of callers) {
+      const r = await call('GET', '/api/notifications', c);
+      expect([c.name, r.statusCode]).toEqual([c.name, 200]);
+      const item = (r.json().items as { id: number; title: string }[]).find((i) => i.title === adj.billNo);
+      const audience = c.profile === 'supplier' && c.supplier === 'S001' && c.warehouse === adj.warehouseCode;
+      expect([c.name, !!item]).toEqual([c.name, audience]);
+    }
+    const owner = callers.find((c) => c.name === 'sup01@PDC01')!;
+    const id = ((await call('GET', '/api/notifications', owner)).json().items as { id: number; title: string }[]).find((i) => i.title === adj.billNo)!.id;
+    for (const c of callers.filter((x) => x.name !== owner.name))
+      expect([c.name, (await call('POST', `/api/notifications/${id}/read`, c)).statusCode]).toEqual([c.name, 404]);
+    expect((await call('POST', `/api/notifications/${id}/read`, owner)).statusCode).toBe(204);
+    expect((await call('GET', '/api/notifications', null)).statusCode).toBe(401);
+    expect((await call('GET', '/api/notifications/stream', null)).statusCode).toBe(401);
   });
 
   it("saved views: one account's view is a 404 to every other caller, and untouched", async () => {

@@ -75,7 +75,8 @@ export function NotificationBell(): ReactElement {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const { data } = useQuery({
     queryKey: [...FEED_KEY, locale],
-    queryFn: async () => (await httpClient('/api/notifications')).json as Feed,
+    // a background read: a session that ended is the pages' business to announce (one login-timeout dialog), not the bell's
+    queryFn: async () => (await httpClient('/api/notifications', { skipAuthDialog: true })).json as Feed,
   });
   const [refetch] = useState(() => () => void client.invalidateQueries({ queryKey: FEED_KEY }));
   const live = useNotificationStream(refetch);
