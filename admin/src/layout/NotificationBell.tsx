@@ -97,10 +97,10 @@ export function NotificationBell(): ReactElement {
 
   return (
     <>
-      {/* the count is in the button's accessible name; the badge's digits are decoration (axe: label-content-name-mismatch) */}
+      {/* no digit while nothing is unread: a hidden "0" would be text the accessible name lacks (axe: label-content-name-mismatch); the count is in the name */}
       <Tooltip title={`${label} · ${translate(live ? 'bell.live' : 'bell.offline')}`}>
         <IconButton onClick={(e) => setAnchor(e.currentTarget)} aria-label={label} data-testid="notification-bell" data-live={live ? 'true' : 'false'}>
-          <Badge badgeContent={unread} color="error" max={99} slotProps={{ badge: { 'data-testid': 'notification-count', 'aria-hidden': true } as object }}>
+          <Badge badgeContent={unread || undefined} color="error" max={99} slotProps={{ badge: { 'data-testid': 'notification-count' } as object }}>
             <NotificationsIcon fontSize="small" />
           </Badge>
         </IconButton>
