@@ -18,6 +18,8 @@ import { checkMetaSchemas } from './compile/meta-schema.ts';
 import { compileRules } from './compile/rules.ts';
 import { runChecks } from './compile/run-checks.ts';
 import { compileScreens, screenSources } from './compile/screens.ts';
+import { compileTiles } from './compile/tiles.ts';
+import { compileNotifications } from './compile/notifications.ts';
 import { compileMail } from './compile/mail.ts';
 import { compileOutbox } from './compile/outbox.ts';
 import { compileInbound } from './compile/inbound.ts';
@@ -44,12 +46,21 @@ export function compileMetadata(src: MetadataSources): CompileResult {
   const sources = screenSources(src);
   const screens = compileScreens(ctx, { app, access, entities, resources }, sources);
   const mail = compileMail(ctx);
+  // a tile names another screen: compiled once every screen is
+  compileTiles(
+    ctx,
+    screens,
+    entities,
+    resources,
+    sources.flatMap((x, i) => (x.s.tiles?.length ? [{ screen: screens[i], tiles: x.s.tiles, file: x.file, base: x.base }] : [])),
+  );
 
   const screenFiles = new Map<string, { file: string; base: string }>();
   screens.forEach((s, i) => {
     if (!screenFiles.has(s.name)) screenFiles.set(s.name, { file: sources[i].file, base: sources[i].base });
   });
   screens.sort((a, b) => a.path.localeCompare(b.path));
+  compileNotifications(ctx, entities, screens);
   // the outbox of the external exchange (metadata/interfaces.json): names entities, actions and fields
   const outbox = src.interfaces ? compileOutbox(ctx, src.interfaces, { app, codeTables, entities }) : undefined;
   // and its inbound half: what machine clients may post (server/inbound/)

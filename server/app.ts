@@ -30,6 +30,7 @@ import resourceRoutes from './routes/resources.ts';
 import fileRoutes from './routes/files.ts';
 import metaRoutes from './routes/meta.ts';
 import exportRoutes from './routes/export.ts';
+import homeRoutes from './routes/home.ts';
 import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 import inboundRoutes from './inbound/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
@@ -233,6 +234,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // inbound interfaces: machine clients only (server/inbound/)
   await app.register(inboundRoutes, { engine });
   await app.register(fileRoutes, { engine });
+  await app.register(homeRoutes, { engine });
   // exports read on connections of their own (db.readSnapshot)
   await app.register(exportRoutes, { engine, ...(opts.exportMaxRows ? { maxRows: opts.exportMaxRows } : {}) });
   await app.register(openapiRoutes, { routes });

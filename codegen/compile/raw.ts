@@ -110,4 +110,14 @@ export interface RawScreen {
   tabs?: { key: string; titleKey: string; filter: Record<string, unknown> }[];
   related?: { resource: string; target: string; source?: string; titleKey?: string; columns: RawColumn[] }[];
   component?: string;
+  tiles?: RawTile[];
+}
+export interface RawTile {
+  key: string;
+  labelKey: string;
+  screen: string;
+  tab?: string;
+  filter?: Record<string, unknown>;
+  profiles?: Profile[];
+  severity?: { warning?: number; error?: number };
 }

@@ -5,6 +5,7 @@
  * database. Engine code writes its SQL with `?` placeholders and the few words below; nothing
  * outside this module writes a dialect-specific word.
  */
+import { homeTables } from './home-tables.ts';
 import { createHash } from 'node:crypto';
 import type { CompiledEntity, CompiledField, CompiledMetadata } from './model.ts';
 import { numericRange } from './field-schema.ts';
@@ -178,6 +179,7 @@ function systemTables(autoId: string, bigint: string): string[] {
     // interface and the sender's idempotency key, written in the message's own transaction: a
     // repeated key is answered from here and changes nothing, whichever process sees it
     `CREATE TABLE IF NOT EXISTS _inbound_keys (client_id TEXT NOT NULL, interface_code TEXT NOT NULL, idempotency_key TEXT NOT NULL, answer TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (client_id, interface_code, idempotency_key))`,
+    ...homeTables(autoId, bigint),
   ];
 }
 

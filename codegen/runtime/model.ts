@@ -120,6 +120,8 @@ export interface CompiledEntity {
   public: boolean;
   /** parentStates: parent field -> stored codes in which files may be added, replaced or deleted */
   file?: { rule: string; overwriteKey: string[]; onUpload?: { action: string; setParent: Record<string, string> }; parentStates?: Record<string, string[]> };
+  /** who hears of what happens to its records (metadata "notify") */
+  notify?: CompiledNotify[];
   fields: Record<string, CompiledField>;
   /** declared fields first, then the system fields */
   fieldOrder: string[];
@@ -254,6 +256,38 @@ export interface CompiledScreen {
   tabs: { key: string; titleKey: string; filter: Record<string, unknown> }[];
   related: { resource: string; target: string; source: string; titleKey: string; columns: CompiledColumn[] }[];
   component?: string;
+  /** a dashboard's work tiles (codegen/runtime/tiles.ts resolves their filters) */
+  tiles?: CompiledTile[];
+}
+
+/** A relative date bound of a tile's filter: today plus this many days (resolved when counted). */
+export interface DaysFromToday {
+  daysFromToday: number;
+}
+
+export interface CompiledTile {
+  key: string;
+  labelKey: string;
+  /** the list screen counted and opened */
+  screen: string;
+  tab?: string;
+  /** list-protocol filter keys (field, field_like, field_gte, field_lte) with stored values or relative dates */
+  filter: Record<string, unknown>;
+  /** empty: every profile that may open the screen */
+  profiles: Profile[];
+  severity: { warning?: number; error?: number };
+}
+
+/** One event of an entity that notifies (metadata: the entity's "notify"; server/home/notifications.ts). */
+export interface CompiledNotify {
+  /** "create", or an action's name */
+  on: string;
+  labelKey: string;
+  profiles: Profile[];
+  /** the screen a click opens: its path, and whether it takes the record's id (?id=) */
+  screen: string;
+  path: string;
+  byId: boolean;
 }
 
 export interface AppConstants {

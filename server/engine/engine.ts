@@ -85,6 +85,8 @@ export class Engine {
   private readonly trigramProbe: TrigramProbe | undefined;
   /** the lifecycle hooks of create, update and delete (metadata "hooks", server/hooks/) */
   readonly hooks: HookRunner;
+  /** called in the transaction of every audited write, after its audit row (notifications: server/home/notifications.ts) */
+  afterAudit?: (q: Queryable, p: Principal, e: CompiledEntity, id: number, operation: string, now: string) => Promise<void>;
 
   constructor(
     readonly db: Db,
@@ -375,6 +377,7 @@ export class Engine {
       operation,
       JSON.stringify(masked),
     ]);
+    if (this.afterAudit) await this.afterAudit(q, p, e, id, operation, now);
   }
 
   /** Field errors for refs that point to rows the caller cannot see, and for taken unique values. */

@@ -505,6 +505,7 @@ const TAG_TEXT: Record<string, string> = {
   metadata: 'The compiled metadata and this document',
   operations: 'For load balancers, supervisors and monitoring: liveness, readiness, Prometheus metrics (docs/operations.md)',
   interfaces: 'Inbound interfaces: what external systems (machine clients) post to the portal (metadata/interfaces.json "inbound")',
+  home: "The caller's home page: work tiles, saved views, record history, notifications",
 };
 
 export function buildOpenApi(opts: {

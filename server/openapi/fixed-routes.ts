@@ -7,9 +7,10 @@
  * not generated from metadata) fails tests/server/openapi.test.ts.
  */
 import { inboundRouteDoc } from './inbound-doc.ts';
+import { homeRouteDocs } from './home-routes.ts';
 
 export interface FixedRouteDoc {
-  tag: 'session' | 'account' | 'metadata' | 'operations' | 'interfaces';
+  tag: 'session' | 'account' | 'metadata' | 'operations' | 'interfaces' | 'home';
   operationId: string;
   summary: string;
   description?: string;
@@ -92,6 +93,7 @@ const text = (media: string, description: string) => ({ '200': { description, co
 export function fixedRouteDocs(): Record<string, FixedRouteDoc> {
   return {
     'POST /api/interfaces/:code': inboundRouteDoc(),
+    ...homeRouteDocs(),
     'POST /connect/token': {
       tag: 'session',
       operationId: 'session.token',

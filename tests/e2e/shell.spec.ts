@@ -5,7 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { parseHex, sidebarShadeOf, textShadeOf } from '../../admin/src/layout/contrast.ts';
-import { PASSWORD, login, loginPage, logout, menuPaths, openSettings, openViaMenu, tag, tagMenu, tagPaths, tags, tokenOf } from './pages/shell.ts';
+import { PASSWORD, login, loginPage, logout, menuPaths, openSettings, openViaMenu, tag, tagMenu, tagPaths, tags, tokenOf, watchApi } from './pages/shell.ts';
 
 /** Role user's menu (suppliers; internal staff see account administration too), in menu order; groups with one entry show it directly. */
 const USER_MENU = [
@@ -380,13 +380,14 @@ test.describe('session dialogs', () => {
 
   test('a revoked token brings one login-timeout dialog; cancel stays, re-login goes to login and back', async ({ page }) => {
     await login(page, 'sup01');
+    const api = watchApi(page);
     await openViaMenu(page, '/orderShip/list');
     // the page must have finished loading: a list call still in flight would meet the revoked
     // token too and raise the dialog before the navigation below (seen on a loaded machine)
     await expect(page.getByTestId('lean-row').first()).toBeVisible();
     // and nothing else may still be on its way (a count, a reference look-up): on a loaded machine
     // such a call lands after the logout and raises the dialog before the click below
-    await page.waitForLoadState('networkidle');
+    await api.idle();
     const token = await tokenOf(page);
     const r = await page.request.post('/connect/logout', { headers: { Authorization: `Bearer ${token}` } });
     expect(r.status()).toBe(200);

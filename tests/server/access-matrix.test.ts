@@ -7,18 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledEntity, Operation, Profile } from '../../codegen/runtime/model.ts';
 import { metadata } from '../../server/generated/index.ts';
-import { RowWriter } from '../../server/seed/writer.ts';
-import { hashPassword, TEST_PARAMS } from '../../server/engine/passwords.ts';
-import { bearer, build, code, listUrl, login, type TestApp } from './helpers.ts';
-
-interface Caller {
-  name: string;
-  profile: Profile;
-  token: string;
-  supplier: string | null;
-  warehouse: string;
-  claimWarehouse: boolean;
-}
+import { bearer, build, listUrl, type TestApp } from './helpers.ts';
+import { callersOfEveryProfile, type Caller } from './profile-callers.ts';
 
 let t: TestApp;
 const callers: Caller[] = [];
@@ -26,43 +16,7 @@ const entities = Object.values(metadata.entities);
 
 beforeAll(async () => {
   t = await build();
-  // dealer and logistics accounts are not demo accounts: add one of each so every profile is tried
-  const hash = await hashPassword('demo2026A', TEST_PARAMS);
-  await RowWriter.write(t.app.db, metadata, (w) => {
-    for (const [userId, type] of [
-      ['dealer01', 'dealer'],
-      ['logi01', 'logistics'],
-    ] as const) {
-      w.insert('account', {
-        userId,
-        name: userId,
-        accountType: code('accountType', type),
-        departmentId: 'D001',
-        status: '0',
-        passwordHash: hash,
-        passwordChangedAt: new Date().toISOString(),
-      });
-    }
-  });
-  const specs: [string, Profile, string | null, string][] = [
-    ['sup01', 'supplier', 'S001', 'PDC01'],
-    ['sup02', 'supplier', 'S002', 'PDC01'],
-    ['sup01', 'supplier', 'S001', 'PDC02'],
-    ['supadmin', 'supplierAdmin', null, 'PDC01'],
-    ['staff01', 'internal', null, 'PDC01'],
-    ['dealer01', 'dealer', null, 'PDC01'],
-    ['logi01', 'logistics', null, 'PDC01'],
-  ];
-  for (const [name, profile, supplier, warehouse] of specs) {
-    callers.push({
-      name: `${name}@${warehouse}`,
-      profile,
-      token: await login(t.app, name, warehouse),
-      supplier,
-      warehouse,
-      claimWarehouse: warehouse === 'PDC01',
-    });
-  }
+  callers.push(...(await callersOfEveryProfile(t)));
 });
 afterAll(() => t.close());
 

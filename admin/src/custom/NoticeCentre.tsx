@@ -14,6 +14,7 @@ import { useFileOps } from '../screens/files/useFileOps.tsx';
 import { makeFormatter } from '../screens/format.ts';
 import { entityOfResource, metadata } from '../screens/meta.ts';
 import { ScreenHeader } from '../screens/ScreenHeader.tsx';
+import { HomeTiles } from '../screens/home/HomeTiles.tsx';
 import { LeanTable, type LeanRecord } from '../screens/table/LeanTable.tsx';
 
 /** the stored code of the notice status "active" (metadata speaks in keys, the API in codes) */
@@ -80,6 +81,7 @@ export default function NoticeCentre({ screen }: { screen: CompiledScreen }): Re
   return (
     <Box sx={{ p: 1 }} data-testid={`screen-${screen.name}`}>
       <ScreenHeader screen={screen} />
+      <HomeTiles screen={screen} />
       <Box data-testid="notice-centre">
         {isPending ? (
           <CircularProgress size={24} />

@@ -7,6 +7,7 @@ import { useTranslate } from 'react-admin';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { Clock } from './Clock.tsx';
 import { LocaleSwitch } from './LocaleSwitch.tsx';
+import { NotificationBell } from './NotificationBell.tsx';
 import { UserMenu } from './UserMenu.tsx';
 import { WarehouseSwitch } from './WarehouseSwitch.tsx';
 
@@ -45,6 +46,7 @@ export function Header({ sidebarOpen, isMobile, onToggleSidebar, onSettings, onP
       {!isMobile && <Clock />}
       <WarehouseSwitch />
       <LocaleSwitch />
+      <NotificationBell />
       <Tooltip title={translate('shell.header.settings')}>
         <IconButton onClick={onSettings} data-testid="settings-button" aria-label={translate('shell.header.settings')}>
           <SettingsIcon fontSize="small" />

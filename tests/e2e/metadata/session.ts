@@ -34,7 +34,9 @@ export class Session {
     readonly locale: Locale,
   ) {
     this.page = page;
-    const tracked = (r: Request) => ['fetch', 'xhr'].includes(r.resourceType()) && API.test(r.url());
+    // the notification stream (Server-Sent Events) stays open while the page lives: never "in flight" work
+    const tracked = (r: Request) =>
+      ['fetch', 'xhr'].includes(r.resourceType()) && API.test(r.url()) && !(r.headers()['accept'] ?? '').includes('text/event-stream');
     page.on('request', (r) => {
       if (!tracked(r)) return;
       this.inFlight.add(r);

@@ -2,7 +2,7 @@
  * Page helpers for the admin shell (login page, layout, menu, tab bar, settings, dialogs), so the
  * specs read as user steps. Selectors are the data-testid attributes the shell renders.
  */
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
 
 export const PASSWORD = 'demo2026A';
 
@@ -99,3 +99,30 @@ export async function openSettings(page: Page): Promise<Locator> {
 
 /** The stored bearer token of the page's session. */
 export const tokenOf = (page: Page): Promise<string | null> => page.evaluate(() => localStorage.getItem('portal.token'));
+
+/**
+ * Watches a page's API calls from now on; `idle()` waits until none is in flight for 500 ms. Unlike
+ * Playwright's 'networkidle' it ignores the notification stream (Server-Sent Events), which stays
+ * open as long as the page lives.
+ */
+export function watchApi(page: Page): { idle(): Promise<void> } {
+  const inFlight = new Set<Request>();
+  const tracked = (r: Request) => new URL(r.url()).pathname.startsWith('/api/') && !(r.headers()['accept'] ?? '').includes('text/event-stream');
+  page.on('request', (r) => tracked(r) && inFlight.add(r));
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
+  return {
+    async idle() {
+      let quietSince = Date.now();
+      await expect
+        .poll(
+          () => {
+            if (inFlight.size) quietSince = Date.now();
+            return Date.now() - quietSince >= 500;
+          },
+          { timeout: 30_000, intervals: [50] },
+        )
+        .toBe(true);
+    },
+  };
+}

@@ -17,6 +17,7 @@ import { navigateAfterSave, RecordActionButtons, WithReason } from '../form/Unsa
 import { actionsForButtons, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
+import { RecordHistory } from '../history/RecordHistory.tsx';
 
 export function EditScreen({ screen }: { screen: CompiledScreen }): ReactElement {
   const entity = screenEntity(screen);
@@ -101,6 +102,7 @@ export function EditScreen({ screen }: { screen: CompiledScreen }): ReactElement
           }
         />
       </Paper>
+      {record && <RecordHistory resource={res} id={record.id} />}
       {screen.related.map((rel) =>
         record ? (
           <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={record.id} parent={record} />

@@ -22,10 +22,13 @@ import { useFileOps } from '../files/useFileOps.tsx';
 import { RecordFormDialog } from '../form/RecordFormDialog.tsx';
 import { actionsForButtons, entityOfResource, fileRelation, metadata, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
+import { RecordHistory } from '../history/RecordHistory.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
 import { LeanTable, type LeanRecord, type RowAction } from '../table/LeanTable.tsx';
 import { FilterBar, hasCondition, type FilterValues } from './FilterBar.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
+import { SavedViewsBar } from './SavedViewsBar.tsx';
+import type { ViewState } from './savedViewsApi.ts';
 import { HEADER_HEIGHT } from '../../layout/Header.tsx';
 import { TAGS_HEIGHT } from '../../layout/TagsView.tsx';
 
@@ -64,7 +67,16 @@ export function ListScreen({ screen }: { screen: CompiledScreen }): ReactElement
             ))}
           </Tabs>
         )}
-        <ListBody screen={screen} entity={entity} applied={applied} setApplied={setApplied} permanent={permanent} enabled={enabled} />
+        <ListBody
+          screen={screen}
+          entity={entity}
+          applied={applied}
+          setApplied={setApplied}
+          permanent={permanent}
+          enabled={enabled}
+          tab={tab?.key}
+          setTab={setTabKey}
+        />
       </ListBase>
     </Box>
   );
@@ -142,9 +154,11 @@ interface BodyProps {
   setApplied: (v: FilterValues) => void;
   permanent: FilterValues;
   enabled: boolean;
+  tab: string | undefined;
+  setTab: (key: string) => void;
 }
 
-function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: BodyProps): ReactElement {
+function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab, setTab }: BodyProps): ReactElement {
   const translate = useTranslate();
   const navigate = useNavigate();
   const theme = useTheme();
@@ -164,7 +178,13 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
   const relation = fileRelation(screen);
   const files = useFileOps(relation?.resource ?? res);
   const rows = (enabled ? (data ?? []) : []) as LeanRecord[];
-  const columns = useLeanColumns(entity, screen.columns, !!editScreen, rows);
+  // the column choice a saved view keeps (undefined: every column of the screen)
+  const [viewColumns, setViewColumns] = useStore<string[] | undefined>(`screens.${screen.name}.columns`, undefined);
+  const shownColumns = useMemo(
+    () => (viewColumns ? screen.columns.filter((c) => viewColumns.includes(c.field)) : screen.columns),
+    [screen.columns, viewColumns],
+  );
+  const columns = useLeanColumns(entity, shownColumns, !!editScreen, rows);
 
   const selectedSet = useMemo(() => new Set(selectedIds.map(String)), [selectedIds]);
   const selected = useMemo(() => (data ?? []).filter((r) => selectedSet.has(String(r.id))), [data, selectedSet]);
@@ -189,9 +209,23 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
     const unchanged = !Object.keys(applied).length && page === 1 && sort.field === defaultSort.field && sort.order === defaultSort.order;
     setApplied(EMPTY);
     setSort(defaultSort);
+    setViewColumns(undefined);
     setPage(1);
     if (unchanged && enabled) void refetch();
   };
+  const currentView = (): ViewState => ({ filter: applied, sort, ...(viewColumns ? { columns: viewColumns } : {}), ...(tab ? { tab } : {}) });
+  const applyView = useCallback(
+    (v: ViewState) => {
+      onUnselectItems();
+      setCurrent(null);
+      setApplied(v.filter);
+      setSort(v.sort ?? defaultSort);
+      setViewColumns(v.columns);
+      if (v.tab) setTab(v.tab);
+      setPage(1);
+    },
+    [onUnselectItems, setApplied, setSort, defaultSort, setViewColumns, setTab, setPage],
+  );
   const onSort = useCallback((field: string) => setSort({ field, order: sort.field === field && sort.order === 'ASC' ? 'DESC' : 'ASC' }), [sort, setSort]);
 
   const labels = useMemo(() => Object.fromEntries(recordActions.map((a) => [a.name, translate(a.labelKey)])), [recordActions, translate]);
@@ -243,6 +277,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
         canSearch={mayButton(screen, 'search', res, 'search')}
         canIncludeDeleted={canIncludeDeleted}
       />
+      <SavedViewsBar screen={screen} current={currentView} apply={applyView} columns={viewColumns} setColumns={setViewColumns} />
       <ListToolbar
         screen={screen}
         entity={entity}
@@ -288,6 +323,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled }: B
             {screen.related.map((rel) => (
               <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={current.id} parent={current} />
             ))}
+            <RecordHistory key={String(current.id)} resource={res} id={current.id} />
           </RelatedPanel>
         ) : (
           <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>

@@ -15,6 +15,7 @@ import { useReferenceTitles } from '../references.ts';
 import { actionsForButtons, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
+import { RecordHistory } from '../history/RecordHistory.tsx';
 
 export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement {
   const entity = screenEntity(screen);
@@ -103,6 +104,7 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
             {backButton}
           </Box>
         </Paper>
+        <RecordHistory resource={res} id={record.id} />
         {screen.related.map((rel) => (
           <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={record.id} parent={record} />
         ))}
