@@ -8,7 +8,8 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { metadata } from '../../admin/src/generated/index.ts';
-import { swapMetadata, useMetadataVersion, type SessionMetaAnswer } from '../../admin/src/providers/metadataSwap.ts';
+import { swapMetadata, useMetadataVersion } from '../../admin/src/providers/metadataSwap.ts';
+import type { SessionMetaAnswer } from '../../admin/src/providers/sessionMetadata.ts';
 import clientSchemas from '../../admin/src/generated/schemas.json';
 
 const LIST = metadata.screens.find((s) => s.kind === 'list' && s.columns.length > 1)!;

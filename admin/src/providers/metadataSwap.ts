@@ -18,7 +18,7 @@ import { getToken } from './storage.ts';
 /** What the modules built at load time depend on: when it differs, the page reloads. */
 export function routeShape(m: CompiledMetadata): string {
   const screens = m.screens.map((s) => [s.name, s.path, s.kind, s.component ?? '', s.hidden, s.menu ?? null, s.titleKey, s.roles]);
-  return JSON.stringify([screens, Object.keys(m.entities).sort(), Object.keys(m.resources).sort(), m.menuGroups]);
+  return JSON.stringify([screens, Object.keys(m.entities).sort(), Object.keys(m.resources).sort(), m.app.menuGroups]);
 }
 
 let version = 0;
