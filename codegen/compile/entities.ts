@@ -177,6 +177,7 @@ function compileEntity(ctx: CompileContext, env: FieldEnv, access: CompiledAcces
 
   const scopeOfEntity: EntityScope = { ctx, env, access, file, name, raw: e, fields, fieldOrder, hasField, isCode, grantOf };
   const actions = compileActions(scopeOfEntity);
+  if (e.seed?.files && !e.file) ctx.err(file, '/seed/files', 'demo files are for file entities (with "file"): this entity stores no files');
   return {
     name,
     resource: e.resource,
