@@ -7,8 +7,9 @@
  * modules, the page waits until the API serves the same metadata (GET /api/meta answers its hash),
  * so it never shows screens the server does not know yet. Then an edit that changed only texts
  * (labels, messages: the message bundles differ, nothing else but the hash) sends the new bundles to
- * the page, which swaps them in place (admin/src/providers/i18nProvider.ts); any other edit reloads
- * the page once. Type errors in hooks and handlers show in Vite's error overlay (typeErrorsOverlay).
+ * the page, which swaps them in place (admin/src/providers/i18nProvider.ts); any other edit sends
+ * 'portal:metadata': the page installs the session's new metadata and re-renders the open screen in
+ * place (admin/src/providers/metadataSwap.ts), or reloads once when its route table changed. Type errors in hooks and handlers show in Vite's error overlay (typeErrorsOverlay).
  */
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -82,6 +83,8 @@ function reloadWithServer(): Plugin {
         last = now;
         waiting = null;
         if (textsOnly) server.ws.send({ type: 'custom', event: 'portal:messages', data: { hash: now!.hash, bundles: now!.bundles } });
+        // the page swaps the screen definitions in place, or reloads when its route table changed
+        else if (caughtUp && now) server.ws.send({ type: 'custom', event: 'portal:metadata', data: { hash: now.hash, bundles: now.bundles } });
         else server.ws.send({ type: 'full-reload' });
       })();
       return [];

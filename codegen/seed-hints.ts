@@ -16,6 +16,7 @@ type Report = (file: string, pointer: string, detail: string) => void;
 
 export interface RawSeedHint {
   rows?: number;
+  files?: number;
   values?: Record<string, unknown[]>;
   ranges?: Record<string, { min: number; max: number }>;
 }
@@ -105,5 +106,5 @@ export function compileSeedHint(
     } else err(file, p, `ranges apply to numbers, dates and datetimes, not to ${f.type} field "${name}"`);
     ranges[name] = { min: r.min, max: r.max };
   }
-  return { ...(raw.rows !== undefined ? { rows: raw.rows } : {}), values, ranges };
+  return { ...(raw.rows !== undefined ? { rows: raw.rows } : {}), ...(raw.files ? { files: raw.files } : {}), values, ranges };
 }

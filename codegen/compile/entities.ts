@@ -183,6 +183,7 @@ function compileEntity(ctx: CompileContext, env: FieldEnv, access: CompiledAcces
     ...Object.values(actions).flatMap((a) => Object.values(a.input).map((f) => [`/actions/${a.name}/input/${f.name}/lookup/when`, f] as const)),
   ])
     if (fd.lookup?.when) fd.lookup.when = stateCodes(fd.lookup.when, pointer);
+  if (e.seed?.files && !e.file) ctx.err(file, '/seed/files', 'demo files are for file entities (with "file"): this entity stores no files');
   return {
     name,
     resource: e.resource,

@@ -170,6 +170,8 @@ export const SEED_DAYS = { min: -800, max: 400 } as const;
 export interface CompiledSeedHint {
   /** rows at scale 1 (multiplied by the seed's scale); 0: the entity gets no demo rows */
   rows?: number;
+  /** file entities: demo files per parent record (server/seed/demo-files.ts) */
+  files?: number;
   /** field -> values to pick from (stored values) */
   values: Record<string, unknown[]>;
   /** field -> range to draw from (numbers; dates and datetimes: days relative to the demo's today) */

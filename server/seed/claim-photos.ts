@@ -22,7 +22,7 @@ export const CLAIM_PHOTOS = [
 ] as const;
 
 /** server/seed/assets, from the source (tsx) or from the compiled server (server/dist/main.mjs). */
-function asset(name: string): Buffer {
+export function asset(name: string): Buffer {
   for (const dir of ['./assets/', '../seed/assets/']) {
     const p = fileURLToPath(new URL(dir + name, import.meta.url));
     if (existsSync(p)) return readFileSync(p);

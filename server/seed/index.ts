@@ -15,6 +15,7 @@ import { INTERFACE_ENTITIES } from './interfaces.ts';
 import { MACHINE_CLIENT_ENTITIES, seedMachineClients } from './machine-clients.ts';
 import { SeedContext } from './context.ts';
 import { genericEntities, seedGeneric } from './generic.ts';
+import { seedDemoFiles } from './demo-files.ts';
 import { seedClaimPhotos } from './claim-photos.ts';
 import type { FileStore } from '../plugins/file-store.ts';
 
@@ -50,7 +51,11 @@ export async function seedDatabase(db: Db, meta: CompiledMetadata, opts: SeedOpt
     () => seedGeneric(ctx, generic),
   );
   await w.close();
-  if (opts.files) await seedClaimPhotos(db, meta, opts.files, opts.now ?? new Date().toISOString());
+  if (opts.files) {
+    await seedClaimPhotos(db, meta, opts.files, opts.now ?? new Date().toISOString());
+    // file entities whose seed hint asks for demo files (server/seed/demo-files.ts)
+    await seedDemoFiles(db, meta, opts.files, opts.now ?? new Date().toISOString());
+  }
   for (const sql of db.dialect.afterBulkLoad) await db.exec(sql);
 }
 

@@ -4,8 +4,9 @@
  * (tests/support/project-copy.ts), the dev loop starts on free ports; Chromium logs in as sup01;
  * then the entity file and its two catalogues are written (the fixture of tests/codegen/fixtures)
  * and the time until the new screen shows its title and demo rows is taken (the page reloads with
- * the new metadata, then the screen is opened), then twice for an edit of its label on the open
- * screen (swapped in place or reloaded: printed). Prints the times, the load average before each, and the loop's own log lines
+ * the new metadata, then the screen is opened); then, on the open screen, three times each: a label
+ * edit, a new column and a new action (with its button), each swapped in place or reloaded (printed),
+ * and the three kinds' medians side by side. Prints the times, the load average before each, and the loop's own log lines
  * (codegen's and the server reload's durations). A measurement, not a test: nothing is asserted.
  */
 import { chromium } from 'playwright';
@@ -57,27 +58,93 @@ try {
   await page.getByTestId('login-password').fill('demo2026A');
   await page.getByTestId('login-submit').click();
   await page.getByTestId('layout').waitFor({ timeout: 300_000 });
-  // a mark on the page tells whether it was reloaded (a label-only edit swaps the texts in place)
+  // a mark on the page tells whether it was reloaded (label, column and action edits are swapped in place)
   const mark = () => page.evaluate(() => ((window as unknown as { benchMark?: number }).benchMark = 1));
   const marked = () => page.evaluate(() => (window as unknown as { benchMark?: number }).benchMark === 1).catch(() => false);
-  for (const round of [1, 2, 3]) {
-    await page.waitForTimeout(3000);
+  const times: Record<string, number[]> = { label: [], 'new column': [], 'new action': [] };
+  /** Saves an edit, waits for what it shows on the open screen, records the time and whether the page was reloaded. */
+  async function timed(kind: string | null, edit: () => void, shown: () => Promise<unknown>): Promise<void> {
+    await page.waitForTimeout(2000);
     await mark();
     const load = loadAverage();
     const t = Date.now();
-    if (round === 1) {
-      // as a developer would: save, let the page reload with the new metadata, open the new screen
-      addFixtureEntity(copy, 'supplier-contact');
-      while (await marked()) await page.waitForTimeout(50);
-      await page.getByTestId('layout').waitFor({ timeout: 120_000 });
-      await page.goto('/supplierContact/list');
-    } else copy.editMetadata('i18n/zh-CN/supplier-contact.json', (j) => (j.route.supplierContactList = `供应商联系人${round}`));
-    const title = round === 1 ? '供应商联系人' : `供应商联系人${round}`;
-    await page.getByTestId('screen-title').filter({ hasText: title }).waitFor({ timeout: 120_000 });
-    await page.getByTestId('lean-row').first().waitFor({ timeout: 120_000 });
-    const how = round === 1 ? '' : (await marked()) ? ', texts swapped in place' : ', page reloaded';
-    console.log(`${round === 1 ? 'new entity' : 'label edit'}: ${Date.now() - t} ms from saving to the screen (load average ${load}${how})`);
+    edit();
+    await shown();
+    const ms = Date.now() - t;
+    if (!kind) return;
+    times[kind].push(ms);
+    console.log(`${kind}: ${ms} ms from saving to the screen (load average ${load}, ${(await marked()) ? 'swapped in place' : 'page reloaded'})`);
   }
+  {
+    // as a developer would: save, let the page reload with the new metadata, open the new screen
+    await mark();
+    const load = loadAverage();
+    const t = Date.now();
+    addFixtureEntity(copy, 'supplier-contact');
+    while (await marked()) await page.waitForTimeout(50);
+    await page.getByTestId('layout').waitFor({ timeout: 120_000 });
+    await page.goto('/supplierContact/list');
+    await page.getByTestId('screen-title').filter({ hasText: '供应商联系人' }).waitFor({ timeout: 120_000 });
+    await page.getByTestId('lean-row').first().waitFor({ timeout: 120_000 });
+    console.log(`new entity: ${Date.now() - t} ms from saving to the screen (load average ${load}, page reloaded)`);
+  }
+  const screen = (j: Record<string, unknown>) => (j.screens as { columns: string[]; buttons: string[] }[])[0];
+  const entityFile = 'entities/supplier-contact.json';
+  for (const round of [1, 2, 3]) {
+    const title = `供应商联系人${round}`;
+    await timed(
+      'label',
+      () => copy.editMetadata('i18n/zh-CN/supplier-contact.json', (j) => (j.route.supplierContactList = title)),
+      () => page.getByTestId('screen-title').filter({ hasText: title }).waitFor({ timeout: 120_000 }),
+    );
+  }
+  const column = () => page.getByTestId('lean-table').first().getByTestId('lean-th-supplierCode');
+  const button = () => page.getByTestId('btn-activate');
+  for (const round of [1, 2, 3]) {
+    await timed(
+      'new column',
+      () => copy.editMetadata(entityFile, (j) => screen(j).columns.push('supplierCode')),
+      () => column().waitFor({ timeout: 120_000 }),
+    );
+    // taken away again (not timed) for the next round
+    if (round < 3)
+      await timed(
+        null,
+        () => copy.editMetadata(entityFile, (j) => (screen(j).columns = screen(j).columns.filter((c) => c !== 'supplierCode'))),
+        () => column().waitFor({ state: 'detached', timeout: 120_000 }),
+      );
+  }
+  for (const round of [1, 2, 3]) {
+    await timed(
+      'new action',
+      () => {
+        // the action's label in both languages first, then the action and its button
+        for (const [loc, text] of [
+          ['zh-CN', '启用'],
+          ['en-US', 'Activate'],
+        ])
+          copy.editMetadata(`i18n/${loc}/supplier-contact.json`, (j) => (j.action.supplierContact.activate = text));
+        copy.editMetadata(entityFile, (j) => {
+          (j.actions as Record<string, unknown>).activate = { from: ['inactive'], to: 'active', allow: { supplier: true }, button: 'activate' };
+          screen(j).buttons.push('activate');
+        });
+      },
+      () => button().waitFor({ timeout: 120_000 }),
+    );
+    if (round < 3)
+      await timed(
+        null,
+        () =>
+          copy.editMetadata(entityFile, (j) => {
+            delete (j.actions as Record<string, unknown>).activate;
+            screen(j).buttons = screen(j).buttons.filter((b) => b !== 'activate');
+          }),
+        () => button().waitFor({ state: 'detached', timeout: 120_000 }),
+      );
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log('\nmedians, side by side (ms from saving to the screen):');
+  for (const [kind, xs] of Object.entries(times)) console.log(`  ${kind.padEnd(11)} ${String(median(xs)).padStart(6)}   (${xs.join(', ')})`);
   await browser.close();
   console.log(
     log

@@ -6,6 +6,8 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { Loading } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
+import { metadata } from '../generated/index.ts';
+import { useMetadataVersion } from '../providers/metadataSwap.ts';
 import { screenAllowed, screenRefusalOf } from '../providers/permissions.ts';
 import { useUser } from '../providers/hooks.ts';
 import { addTab, tagsStore } from '../layout/tagsStore.ts';
@@ -16,7 +18,10 @@ import { ClaimWarehouseOnly } from './ClaimWarehouseOnly.tsx';
 // the screens are a separate chunk: the shell (login, layout) loads without them
 const ScreenPage = lazy(() => import('../screens').then((m) => ({ default: m.ScreenPage })));
 
-export function ScreenRoute({ screen }: { screen: CompiledScreen }) {
+export function ScreenRoute({ screen: atLoad }: { screen: CompiledScreen }) {
+  // the definition is read at render time: `npm run dev` swaps it in place (providers/metadataSwap.ts)
+  useMetadataVersion();
+  const screen = metadata.screens.find((s) => s.name === atLoad.name) ?? atLoad;
   const user = useUser();
   const location = useLocation();
   const allowed = screenAllowed(screen, user);
