@@ -44,7 +44,7 @@ export default async function savedViewRoutes(app: FastifyInstance, opts: { engi
   app.get(
     '/api/views',
     {
-      onRequest: auth,
+      preHandler: auth,
       schema: {
         querystring: { type: 'object', required: ['screen'], additionalProperties: false, properties: { screen: screenName } },
         response: { 200: { type: 'array', items: savedViewSchema } },
@@ -59,7 +59,7 @@ export default async function savedViewRoutes(app: FastifyInstance, opts: { engi
   app.post(
     '/api/views',
     {
-      onRequest: auth,
+      preHandler: auth,
       schema: {
         body: {
           type: 'object',
@@ -81,7 +81,7 @@ export default async function savedViewRoutes(app: FastifyInstance, opts: { engi
   app.put(
     '/api/views/:id',
     {
-      onRequest: auth,
+      preHandler: auth,
       schema: {
         params: idParams,
         body: {
@@ -107,7 +107,7 @@ export default async function savedViewRoutes(app: FastifyInstance, opts: { engi
     },
   );
 
-  app.delete('/api/views/:id', { onRequest: auth, schema: { params: idParams } }, async (req, reply) => {
+  app.delete('/api/views/:id', { preHandler: auth, schema: { params: idParams } }, async (req, reply) => {
     await views.remove(req.principal!, (req.params as { id: number }).id);
     return reply.code(204).send();
   });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type TestApp } from './helpers.ts';
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; minLength?: number; enum?: unknown[] };
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; minLength?: number; enum?: unknown[] };
 let t: TestApp;
 let address = 0;
 
@@ -25,6 +25,8 @@ function sample(s: Schema): unknown {
   if (types.includes('string')) return 'x'.repeat(Math.max(1, s.minLength ?? 1));
   if (types.includes('integer') || types.includes('number')) return 1;
   if (types.includes('boolean')) return true;
+  if (types.includes('object')) return Object.fromEntries((s.required ?? []).map((k) => [k, sample(s.properties?.[k] ?? {})]));
+  if (types.includes('array')) return [];
   return null;
 }
 
