@@ -48,6 +48,9 @@ for (const [n, locale] of LOCALES.entries()) {
     ))!;
     const id = Number(m.id);
     const attemptsBefore = Number(m.attempts);
+    // the demo seed's messages are never sent (docs/security-round-three.md, point 4): this one
+    // stands for a real exchange's failed message, which staff resend
+    await db.run(`UPDATE interface_message SET demo = ${db.dialect.boolLiteral(false)} WHERE id = ?`, [id]);
 
     await loginIn(page, 'staff01', locale);
     await openViaMenu(page, log.path);
