@@ -83,7 +83,7 @@ test.describe('login and menus by role', () => {
 
   test('internal staff (role user) see the user screens, the interface log and account administration', async ({ page }) => {
     await login(page, 'staff01');
-    await expect.poll(() => menuPaths(page)).toEqual([...USER_MENU, '/interface/log', '/account/list']);
+    await expect.poll(() => menuPaths(page)).toEqual([...USER_MENU, '/interface/log', '/account/list', '/account/clients']);
   });
 
   test('claim screens are blocked when the warehouse is not a claim warehouse: a deep link says why and offers the switch', async ({ page }) => {

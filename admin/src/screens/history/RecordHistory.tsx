@@ -22,6 +22,7 @@ function Timeline({ resource, id }: { resource: string; id: Identifier }): React
   const { data, isPending, isError } = useQuery({
     queryKey: ['recordHistory', resource, String(id), locale],
     queryFn: async () => (await httpClient(`/api/history/${resource}/${encodeURIComponent(String(id))}`)).json as Entry[],
+    retry: false, // a 401 raises the login-timeout dialog once; a retry would raise it again after Cancel
   });
   const time = makeFormatter(undefined, 'datetime', translate, locale);
   if (isPending) return <CircularProgress size={18} />;

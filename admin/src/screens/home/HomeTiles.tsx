@@ -24,7 +24,12 @@ export function HomeTiles({ screen }: { screen: CompiledScreen }): ReactElement 
   const translate = useTranslate();
   const navigate = useNavigate();
   const store = useStoreContext();
-  const { data, isError } = useQuery({ queryKey: ['homeTiles', screen.name], queryFn: () => fetchTiles(screen.name), refetchOnWindowFocus: true });
+  const { data, isError } = useQuery({
+    queryKey: ['homeTiles', screen.name],
+    queryFn: () => fetchTiles(screen.name),
+    refetchOnWindowFocus: true,
+    retry: false,
+  });
   if (!screen.tiles?.length) return null;
   if (isError)
     return (

@@ -17,6 +17,8 @@ export function useSavedViews(screen: string) {
     queryKey: key(screen),
     queryFn: async () => (await httpClient(`/api/views?screen=${encodeURIComponent(screen)}`)).json as SavedView[],
     staleTime: 60_000,
+    // a 401 raises the one login-timeout dialog; a retry would raise it again after Cancel
+    retry: false,
   });
   const send = useCallback(
     async (method: 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown): Promise<SavedView | undefined> => {
