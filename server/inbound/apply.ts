@@ -282,13 +282,18 @@ export class InboundApplier {
 
   private keyOf = (key: string[], r: Rec): string => JSON.stringify(key.map((k) => (r[k] === undefined || r[k] === null ? null : String(r[k]))));
 
+  /** The stored child rows of one declared child list, by their key. */
+  private async existingChildren(q: Queryable, c: CompiledInbound['children'][number], parentId: number): Promise<Map<string, Rec>> {
+    const rows = await this.childRows(q, this.meta.entities[c.entity], c.parentField, parentId);
+    return new Map(rows.map((r) => [this.keyOf(c.key, r), r]));
+  }
+
   /** Whether the message's child rows would change what is stored. */
   private async childrenDiffer(q: Queryable, decl: CompiledInbound, parentId: number, payload: Rec): Promise<boolean> {
     for (const c of decl.children) {
       const sent = payload[c.name] as Rec[] | undefined;
       if (!sent?.length) continue;
-      const ce = this.meta.entities[c.entity];
-      const existing = new Map((await this.childRows(q, ce, c.parentField, parentId)).map((r) => [this.keyOf(c.key, r), r]));
+      const existing = await this.existingChildren(q, c, parentId);
       for (const s of sent) {
         const have = existing.get(this.keyOf(c.key, s));
         if (!have || c.fields.some((f) => s[f] !== undefined && !same(s[f], have[f]))) return true;
@@ -303,7 +308,7 @@ export class InboundApplier {
       const sent = payload[c.name] as Rec[] | undefined;
       if (!sent?.length) continue;
       const ce = this.meta.entities[c.entity];
-      const existing = new Map((await this.childRows(q, ce, c.parentField, parentId)).map((r) => [this.keyOf(c.key, r), r]));
+      const existing = await this.existingChildren(q, c, parentId);
       for (const s of sent) {
         const have = existing.get(this.keyOf(c.key, s));
         const values: Rec = {};
