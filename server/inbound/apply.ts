@@ -68,6 +68,8 @@ export type InboundAnswer = AcceptedAnswer | RefusedAnswer | DuplicateAnswer;
 
 /** thrown inside the transaction when another one already took the key: roll back, answer from the stored result */
 class KeyTaken extends Error {}
+/** thrown by a batch's quick run when a message needs what only the careful run does (a rollback of its own) */
+class Restart extends Error {}
 
 /** What a batch knows while its messages run (batch-lookups.ts), and its log rows, written at its end. */
 interface Batch {
@@ -77,6 +79,8 @@ interface Batch {
   /** per referenced field: value -> names a record */
   references: Map<string, Map<string, boolean>>;
   log: Rec[];
+  /** the quick run's accepted keys, stored at its end */
+  claims: AcceptedAnswer[];
 }
 
 const same = (a: unknown, b: unknown): boolean => {
@@ -97,16 +101,40 @@ export class InboundApplier {
   }
 
   /**
-   * A whole batch: one database transaction, each message inside it a savepoint of its own (applied
-   * whole or rolled back whole, with its refusal logged), so a batch costs one commit (one disk
-   * flush) instead of one per message. Answers in the order of the messages.
+   * A whole batch: one database transaction, so a batch costs one commit (one disk flush) instead of
+   * one per message. Answers in the order of the messages.
+   *
+   * First a quick run: every message refused for what can be known before writing (schema,
+   * references, required fields) is answered without writing, the others are applied one after the
+   * other and their keys stored together at the end. If any of them fails once writing (a lookup,
+   * a unique value, a state, a record another batch created or a key it took meanwhile), the whole
+   * transaction rolls back and the careful run answers the batch: each message in a savepoint of
+   * its own (applied whole or rolled back whole) with its key. The same answers either way; the
+   * quick run saves three statements a message (on PostgreSQL three round trips).
    */
-  applyBatch(decl: CompiledInbound, client: ClientPrincipal, actor: Principal, messages: InboundMessage[]): Promise<InboundAnswer[]> {
-    const e = this.meta.entities[decl.entity];
+  async applyBatch(decl: CompiledInbound, client: ClientPrincipal, actor: Principal, messages: InboundMessage[]): Promise<InboundAnswer[]> {
     // the payloads' schemas need no database: checked before the transaction
     const payloadErrors = messages.map((m) => this.payloadErrors(decl, m));
     // a payload with a schema error takes part in the lookups only with the fields that passed
     const checkable = messages.map((m, i) => Object.fromEntries(Object.entries(m.payload).filter(([f]) => !payloadErrors[i]?.[f])));
+    try {
+      return await this.runBatch(false, decl, client, actor, messages, payloadErrors, checkable);
+    } catch (err) {
+      if (!(err instanceof Restart)) throw err;
+      return this.runBatch(true, decl, client, actor, messages, payloadErrors, checkable);
+    }
+  }
+
+  private runBatch(
+    careful: boolean,
+    decl: CompiledInbound,
+    client: ClientPrincipal,
+    actor: Principal,
+    messages: InboundMessage[],
+    payloadErrors: (FieldErrors | null)[],
+    checkable: Rec[],
+  ): Promise<InboundAnswer[]> {
+    const e = this.meta.entities[decl.entity];
     return this.engine.db.transaction(async (q) => {
       // the records first: on PostgreSQL their locks make a parallel batch with the same keys wait
       // for this one's commit, and then the keys it used are read as committed
@@ -121,12 +149,78 @@ export class InboundApplier {
         ),
         references: await knownReferences(q, this.meta, decl, checkable),
         log: [],
+        claims: [],
       };
       const answers: InboundAnswer[] = [];
-      for (const [i, m] of messages.entries()) answers.push(await this.applyOne(q, batch, decl, client, actor, m, payloadErrors[i], checkable[i]));
+      for (const [i, m] of messages.entries())
+        answers.push(
+          careful
+            ? await this.applyOne(q, batch, decl, client, actor, m, payloadErrors[i], checkable[i])
+            : await this.applyQuick(q, batch, decl, client, actor, m, payloadErrors[i], checkable[i]),
+        );
+      await this.storeKeys(q, decl, client, batch.claims);
       await writeInboundLog(this.engine.db, q, this.meta, batch.log);
       return answers;
     });
+  }
+
+  /** One message of the quick run: no savepoint; anything that fails once writing restarts the batch carefully. */
+  private async applyQuick(
+    q: Queryable,
+    batch: Batch,
+    decl: CompiledInbound,
+    client: ClientPrincipal,
+    actor: Principal,
+    msg: InboundMessage,
+    payloadErrors: FieldErrors | null,
+    checkable: Rec,
+  ): Promise<InboundAnswer> {
+    const stored = batch.answers.get(msg.idempotencyKey);
+    if (stored) return { idempotencyKey: msg.idempotencyKey, result: 'duplicate', first: stored };
+    if (payloadErrors) return this.refuse(batch, decl, client, msg, validationFailed(await this.moreErrors(q, batch, decl, msg, payloadErrors, checkable)));
+    const businessKey = keyString(decl.businessKey, msg.payload);
+    // a new record's references and required fields, as create() would refuse them before writing
+    if (batch.rows.get(businessKey) === null && !(msg.action && msg.action !== 'upsert')) {
+      const before = await this.moreErrors(q, batch, decl, msg, {}, checkable);
+      if (Object.keys(before).length) return this.refuse(batch, decl, client, msg, validationFailed(before));
+    }
+    let applied: { answer: AcceptedAnswer; record: Rec };
+    try {
+      applied = await this.applyIn(q, batch, decl, this.meta.entities[decl.entity], client, actor, msg, false);
+    } catch {
+      throw new Restart();
+    }
+    this.accepted(batch, decl, client, msg, businessKey, applied);
+    batch.claims.push(applied.answer);
+    return applied.answer;
+  }
+
+  /** What the batch knows after a message was accepted. */
+  private accepted(
+    batch: Batch,
+    decl: CompiledInbound,
+    client: ClientPrincipal,
+    msg: InboundMessage,
+    businessKey: string,
+    applied: { answer: AcceptedAnswer; record: Rec },
+  ) {
+    const { answer, record } = applied;
+    batch.answers.set(msg.idempotencyKey, answer);
+    // the next message with this key finds the record as it is now (an action or update re-reads it)
+    if (answer.operation === 'created' || answer.operation === 'unchanged') batch.rows.set(businessKey, record);
+    else batch.rows.delete(businessKey);
+    batch.log.push(this.logRow(decl, client, msg, answer, answer.id, answer.reference));
+  }
+
+  /** The quick run's keys with their answers, in one insert; a key another batch took meanwhile restarts the batch. */
+  private async storeKeys(q: Queryable, decl: CompiledInbound, client: ClientPrincipal, answers: AcceptedAnswer[]): Promise<void> {
+    if (!answers.length) return;
+    const now = new Date().toISOString();
+    const stored = await q.all(
+      `INSERT INTO _inbound_keys (client_id, interface_code, idempotency_key, answer, created_at) VALUES ${answers.map(() => '(?, ?, ?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING RETURNING idempotency_key`,
+      answers.flatMap((a) => [client.clientId, decl.code, a.idempotencyKey, JSON.stringify(a), now]),
+    );
+    if (stored.length !== answers.length) throw new Restart();
   }
 
   private async applyOne(
@@ -147,14 +241,10 @@ export class InboundApplier {
     for (let attempt = 1; ; attempt++) {
       await q.run(`SAVEPOINT inbound_message`);
       try {
-        const { answer, record } = await this.applyIn(q, batch, decl, e, client, actor, msg);
+        const applied = await this.applyIn(q, batch, decl, e, client, actor, msg, true);
         await q.run(`RELEASE SAVEPOINT inbound_message`);
-        batch.answers.set(msg.idempotencyKey, answer);
-        // the next message with this key finds the record as it is now (an action or update re-reads it)
-        if (answer.operation === 'created' || answer.operation === 'unchanged') batch.rows.set(businessKey, record);
-        else batch.rows.delete(businessKey);
-        batch.log.push(this.logRow(decl, client, msg, answer, answer.id, answer.reference));
-        return answer;
+        this.accepted(batch, decl, client, msg, businessKey, applied);
+        return applied.answer;
       } catch (err) {
         await q.run(`ROLLBACK TO SAVEPOINT inbound_message`);
         await q.run(`RELEASE SAVEPOINT inbound_message`);
@@ -225,6 +315,7 @@ export class InboundApplier {
     client: ClientPrincipal,
     actor: Principal,
     msg: InboundMessage,
+    storeKey: boolean,
   ): Promise<{ answer: AcceptedAnswer; record: Rec }> {
     const now = new Date().toISOString();
     const payload = msg.payload;
@@ -257,6 +348,7 @@ export class InboundApplier {
       id: Number(record.id),
       reference: this.referenceOf(decl, record),
     };
+    if (!storeKey) return { answer, record };
     // the key last, with its answer: a parallel transaction that took it first makes this insert
     // wait for its commit and then do nothing; the message rolls back and answers duplicate
     const claimed = await q.get(

@@ -317,6 +317,26 @@ describe('POST /api/interfaces/<code>', () => {
     for (const l of lines) expect(await orderByKey(String(l.orderNo))).toHaveLength(1);
   });
 
+  it('the same batch posted twice at once: each message accepted once, the other answer a duplicate of it; each record once', async () => {
+    const lines = Array.from({ length: 20 }, () => orderLine());
+    const body = batch(lines, 'same-twice');
+    const [x, y] = await Promise.all([
+      post(`/api/interfaces/${ORDERS}`, body, bearer(ordersToken)),
+      post(`/api/interfaces/${ORDERS}`, body, bearer(ordersToken)),
+    ]);
+    expect(x.status).toBe(200);
+    expect(y.status).toBe(200);
+    const a = x.body.results as Result[];
+    const b = y.body.results as Result[];
+    for (const [i, r] of a.entries()) {
+      const pair = [r, b[i]];
+      const accepted = pair.find((p) => p.result === 'accepted');
+      expect(accepted, JSON.stringify(pair)).toMatchObject({ operation: 'created' });
+      expect(pair.find((p) => p !== accepted)).toEqual({ idempotencyKey: r.idempotencyKey, result: 'duplicate', first: accepted });
+    }
+    for (const l of lines) expect(await orderByKey(String(l.orderNo))).toHaveLength(1);
+  });
+
   it('an update touches only declared fields in declared states: a confirmed or shipped line keeps its quantity; cancel is a declared action', async () => {
     const line = orderLine({ orderQty: 30 });
     await post(`/api/interfaces/${ORDERS}`, batch([line], 'upd0'), bearer(ordersToken));
