@@ -83,6 +83,15 @@ interface Batch {
   claims: AcceptedAnswer[];
 }
 
+/** Where the messages of a batch run: its transaction, what it knows, its interface and sender. */
+interface Run {
+  q: Queryable;
+  batch: Batch;
+  decl: CompiledInbound;
+  client: ClientPrincipal;
+  actor: Principal;
+}
+
 const same = (a: unknown, b: unknown): boolean => {
   if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
   if (typeof a === 'number' || typeof b === 'number') return Number(a) === Number(b);
@@ -151,13 +160,15 @@ export class InboundApplier {
         log: [],
         claims: [],
       };
+      const run: Run = { q, batch, decl, client, actor };
       const answers: InboundAnswer[] = [];
-      for (const [i, m] of messages.entries())
-        answers.push(
-          careful
-            ? await this.applyOne(q, batch, decl, client, actor, m, payloadErrors[i], checkable[i])
-            : await this.applyQuick(q, batch, decl, client, actor, m, payloadErrors[i], checkable[i]),
-        );
+      for (const [i, m] of messages.entries()) {
+        const stored = batch.answers.get(m.idempotencyKey);
+        const errors = payloadErrors[i];
+        if (stored) answers.push({ idempotencyKey: m.idempotencyKey, result: 'duplicate', first: stored });
+        else if (errors) answers.push(this.refuse(batch, decl, client, m, validationFailed(await this.moreErrors(q, batch, decl, m, errors, checkable[i]))));
+        else answers.push(careful ? await this.applyOne(run, m) : await this.applyQuick(run, m, checkable[i]));
+      }
       await this.storeKeys(q, decl, client, batch.claims);
       await writeInboundLog(this.engine.db, q, this.meta, batch.log);
       return answers;
@@ -165,19 +176,8 @@ export class InboundApplier {
   }
 
   /** One message of the quick run: no savepoint; anything that fails once writing restarts the batch carefully. */
-  private async applyQuick(
-    q: Queryable,
-    batch: Batch,
-    decl: CompiledInbound,
-    client: ClientPrincipal,
-    actor: Principal,
-    msg: InboundMessage,
-    payloadErrors: FieldErrors | null,
-    checkable: Rec,
-  ): Promise<InboundAnswer> {
-    const stored = batch.answers.get(msg.idempotencyKey);
-    if (stored) return { idempotencyKey: msg.idempotencyKey, result: 'duplicate', first: stored };
-    if (payloadErrors) return this.refuse(batch, decl, client, msg, validationFailed(await this.moreErrors(q, batch, decl, msg, payloadErrors, checkable)));
+  private async applyQuick(run: Run, msg: InboundMessage, checkable: Rec): Promise<InboundAnswer> {
+    const { q, batch, decl, client, actor } = run;
     const businessKey = keyString(decl.businessKey, msg.payload);
     // a new record's references and required fields, as create() would refuse them before writing
     if (batch.rows.get(businessKey) === null && !(msg.action && msg.action !== 'upsert')) {
@@ -223,20 +223,10 @@ export class InboundApplier {
     if (stored.length !== answers.length) throw new Restart();
   }
 
-  private async applyOne(
-    q: Queryable,
-    batch: Batch,
-    decl: CompiledInbound,
-    client: ClientPrincipal,
-    actor: Principal,
-    msg: InboundMessage,
-    payloadErrors: FieldErrors | null,
-    checkable: Rec,
-  ): Promise<InboundAnswer> {
+  /** One message of the careful run: a savepoint of its own, applied whole or rolled back whole and refused. */
+  private async applyOne(run: Run, msg: InboundMessage): Promise<InboundAnswer> {
+    const { q, batch, decl, client, actor } = run;
     const e = this.meta.entities[decl.entity];
-    const stored = batch.answers.get(msg.idempotencyKey);
-    if (stored) return { idempotencyKey: msg.idempotencyKey, result: 'duplicate', first: stored };
-    if (payloadErrors) return this.refuse(batch, decl, client, msg, validationFailed(await this.moreErrors(q, batch, decl, msg, payloadErrors, checkable)));
     const businessKey = keyString(decl.businessKey, msg.payload);
     for (let attempt = 1; ; attempt++) {
       await q.run(`SAVEPOINT inbound_message`);
