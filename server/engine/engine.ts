@@ -381,7 +381,14 @@ export class Engine {
   }
 
   /** Field errors for refs that point to rows the caller cannot see, and for taken unique values. */
-  private async checkRefsAndUniques(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null): Promise<void> {
+  private async checkRefsAndUniques(
+    q: Queryable,
+    p: Principal,
+    e: CompiledEntity,
+    values: Rec,
+    selfId: number | null,
+    knownFree?: readonly string[],
+  ): Promise<void> {
     const errors: FieldErrors = {};
     for (const [n, v] of Object.entries(values)) {
       const f = fieldOf(e, n);
@@ -399,6 +406,7 @@ export class Engine {
     await this.checkLookups(q, p, e, values, selfId, errors);
     for (const ix of e.indexes.filter((i) => i.unique)) {
       if (!ix.fields.some((n) => n in values)) continue;
+      if (knownFree && ix.fields.length === knownFree.length && ix.fields.every((n) => knownFree.includes(n))) continue;
       const current = selfId !== null ? await this.selectById(q, e, selfId, null) : undefined;
       const vals = ix.fields.map((n) => (n in values ? values[n] : current?.[n]));
       if (vals.some((v) => v === null || v === undefined)) continue;
@@ -763,9 +771,14 @@ export class Engine {
 
   /* ------------------------------------------------------------------ inbound interfaces (server/inbound/) */
 
-  /** The checks a screen's write makes of the values it sets (refs, lookups, unique values): the same 400/409. */
-  checkWrite(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null): Promise<void> {
-    return this.checkRefsAndUniques(q, p, e, values, selfId);
+  /**
+   * The checks a screen's write makes of the values it sets (refs, lookups, unique values): the same
+   * 400/409. `knownFree`: the fields of a unique index the caller has just looked up in this
+   * transaction and found free (an inbound business key); its check would only repeat that query,
+   * and a record another transaction adds meanwhile meets the index at the insert anyway.
+   */
+  checkWrite(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null, knownFree?: readonly string[]): Promise<void> {
+    return this.checkRefsAndUniques(q, p, e, values, selfId, knownFree);
   }
 
   /** What handlers and hooks get inside a transaction. */

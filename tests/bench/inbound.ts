@@ -2,8 +2,8 @@
  * Bench step "inbound": batches of purchase-order lines posted to inbound interface INTF0002 by a
  * machine client (server/inbound/), on the demo data at scale (1,000,200 lines at the default
  * scale), on every setup side by side (SQLite and PostgreSQL, 1 and 2 server processes). Each batch
- * holds the interface's batch limit of new lines (150), each line its own transaction with its
- * idempotency key, reference checks and log row. Measured: one sender posting batch after batch,
+ * holds the interface's batch limit of new lines (150), each line applied whole or refused with its
+ * idempotency key, reference checks and log row (one transaction a batch). Measured: one sender posting batch after batch,
  * and four senders in parallel (several connections); batches/s, lines/s, batch latency p50/p95.
  * Checked afterwards: every accepted line is in the database once. No timing is asserted.
  */

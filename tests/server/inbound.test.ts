@@ -249,6 +249,35 @@ describe('POST /api/interfaces/<code>', () => {
     expect(supLog.statusCode).toBe(403);
   });
 
+  it('a message that fails its schema is refused with all its reasons at once: every field the schema refuses, unknown references and fields, missing required ones', async () => {
+    const everything = orderLine({ orderQty: 0, orderType: 'nonsense', directSupplierCode: 'S999', warehouseCode: 'NOPE', shippedQty: 3 });
+    const { partsCode: _, ...noPart } = orderLine({ orderQty: 'many', productionSupplierCode: 'S998' });
+    const r = await post(`/api/interfaces/${ORDERS}`, batch([everything, noPart], 'all-errors'), bearer(ordersToken));
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ accepted: 0, refused: 2 });
+    const [a, b] = r.body.results as Result[];
+    expect(a).toMatchObject({
+      code: 'error.validation',
+      errorArgs: { directSupplierCode: { value: 'S999' }, warehouseCode: { value: 'NOPE' }, orderQty: { min: 1 } },
+    });
+    expect(a.errors).toEqual({
+      orderQty: 'validation.minimum',
+      orderType: expect.stringMatching(/^validation\./),
+      directSupplierCode: 'validation.unknownSupplier',
+      warehouseCode: 'validation.unknownWarehouse',
+      shippedQty: 'validation.unknownField',
+    });
+    expect(b.errors).toEqual({ orderQty: 'validation.integer', productionSupplierCode: 'validation.unknownSupplier', partsCode: 'validation.required' });
+    // in the sender's language too
+    const zh = await post(`/api/interfaces/${ORDERS}`, batch([everything], 'all-errors-zh'), { ...bearer(ordersToken), 'accept-language': 'zh-CN' });
+    const en = await post(`/api/interfaces/${ORDERS}`, batch([everything], 'all-errors-en'), { ...bearer(ordersToken), 'accept-language': 'en-US' });
+    const zhRes = (zh.body.results as Result[])[0];
+    const enRes = (en.body.results as Result[])[0];
+    expect(zhRes.message).not.toEqual(enRes.message);
+    expect(Object.keys(zhRes.errors as Json).sort()).toEqual(Object.keys(a.errors as Json).sort());
+    expect(await orderByKey(String(everything.orderNo))).toHaveLength(0);
+  });
+
   it('the same batch twice changes nothing and gets the same answers (accepted ones as duplicates of their first answer)', async () => {
     const lines = [orderLine(), orderLine({ orderQty: -1 }), orderLine()];
     const body = batch(lines, 'twice');
@@ -285,6 +314,26 @@ describe('POST /api/interfaces/<code>', () => {
     const ops = [...(x.body.results as Result[]), ...(y.body.results as Result[])];
     expect(ops.filter((r) => r.result !== 'accepted')).toEqual([]);
     expect(ops.filter((r) => r.operation === 'created')).toHaveLength(20);
+    for (const l of lines) expect(await orderByKey(String(l.orderNo))).toHaveLength(1);
+  });
+
+  it('the same batch posted twice at once: each message accepted once, the other answer a duplicate of it; each record once', async () => {
+    const lines = Array.from({ length: 20 }, () => orderLine());
+    const body = batch(lines, 'same-twice');
+    const [x, y] = await Promise.all([
+      post(`/api/interfaces/${ORDERS}`, body, bearer(ordersToken)),
+      post(`/api/interfaces/${ORDERS}`, body, bearer(ordersToken)),
+    ]);
+    expect(x.status).toBe(200);
+    expect(y.status).toBe(200);
+    const a = x.body.results as Result[];
+    const b = y.body.results as Result[];
+    for (const [i, r] of a.entries()) {
+      const pair = [r, b[i]];
+      const accepted = pair.find((p) => p.result === 'accepted');
+      expect(accepted, JSON.stringify(pair)).toMatchObject({ operation: 'created' });
+      expect(pair.find((p) => p !== accepted)).toEqual({ idempotencyKey: r.idempotencyKey, result: 'duplicate', first: accepted });
+    }
     for (const l of lines) expect(await orderByKey(String(l.orderNo))).toHaveLength(1);
   });
 
