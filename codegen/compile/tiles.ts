@@ -100,14 +100,14 @@ export function compileListFilter(
         'filter',
         field,
         target.filters.map((f) => f.field),
-        { of: `of screen "${screenName}" (a tile filters as its list can)` },
+        { of: `of screen "${screenName}" (a tile or chart filters as its list can)` },
       );
       continue;
     }
     const isRange = typeof value === 'object' && value !== null && !Array.isArray(value);
     if (decl.op === 'range') {
       if (!isRange || fd.type !== 'date') {
-        r.err(file, p, `a tile's range on "${field}" is { "fromDays", "toDays" } over a date field`);
+        r.err(file, p, `a tile's or chart's range on "${field}" is { "fromDays", "toDays" } over a date field`);
         continue;
       }
       const { fromDays, toDays } = value as { fromDays?: number; toDays?: number };

@@ -47,6 +47,13 @@ async function aggregate(engine: Engine, p: Principal, e: CompiledEntity, chart:
   return { rows: new Map(rows.map((r) => [String(r.k), Number(r.v)])), days };
 }
 
+/** the codes a code chart has a bar for: those its filter keeps on the grouped field, else every code of the table, in its order */
+function codesShown(meta: CompiledMetadata, chart: CompiledChart, table: string) {
+  const kept = chart.filter[chart.groupBy.field];
+  const only = kept === undefined ? undefined : new Set((Array.isArray(kept) ? kept : [kept]).map(String));
+  return meta.codeTables[table].values.filter((v) => !only || only.has(v.code));
+}
+
 export async function chartData(engine: Engine, dashboard: CompiledScreen, p: Principal, locale: Locale, now = new Date()): Promise<ChartData[]> {
   const meta = engine.meta;
   return Promise.all(
@@ -57,7 +64,7 @@ export async function chartData(engine: Engine, dashboard: CompiledScreen, p: Pr
       const points: ChartPoint[] =
         chart.groupBy.bucket === 'day'
           ? days.map((day) => ({ key: day, label: day, value: rows.get(day) ?? 0 }))
-          : meta.codeTables[g.codeTable!].values.map((v) => ({
+          : codesShown(meta, chart, g.codeTable!).map((v) => ({
               key: v.code,
               label: v.label[locale],
               value: rows.get(v.code) ?? 0,

@@ -54,8 +54,9 @@ describe('home charts', () => {
     }
   });
 
-  it("a supplier's open quantity by status: one bar per status, each the database's sum for its scope", async () => {
-    const statuses = ['released', 'confirmed', 'shipped', 'partlyReceived', 'receivedSettled', 'closed', 'cancelled'];
+  it("a supplier's open quantity by status: one bar per open status, each the database's sum for its scope", async () => {
+    // the chart's filter keeps the open statuses: a bar for each of them only
+    const statuses = ['released', 'confirmed'];
     for (const [who, supplier] of SUPPLIERS) {
       const chart = (await charts(tokens[who])).find((c) => c.key === 'openQtyByStatus')!;
       expect(chart.bucket).toBe('code');
