@@ -12,6 +12,7 @@ import { tileListFilter } from '../../codegen/runtime/tiles.ts';
 import { windowDays, type ChartData, type ChartPoint } from '../../codegen/runtime/charts.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Principal } from '../engine/principal.ts';
+import type { SqlPart } from '../engine/access.ts';
 import { translate } from '../engine/i18n.ts';
 import { mayShowOnDashboard } from './tiles.ts';
 
@@ -23,13 +24,24 @@ export function visibleCharts(meta: CompiledMetadata, dashboard: CompiledScreen,
   });
 }
 
-async function aggregate(engine: Engine, p: Principal, e: CompiledEntity, chart: CompiledChart, screen: CompiledScreen, now: Date) {
+/**
+ * The SQL of one chart for the caller: the list's FROM and WHERE (scope, filters), the day window
+ * as a range on the stored column, grouped by the bucket (the index-coverage test explains it).
+ */
+export function chartStatement(
+  engine: Engine,
+  p: Principal,
+  e: CompiledEntity,
+  chart: CompiledChart,
+  screen: CompiledScreen,
+  now: Date,
+): SqlPart & { days: string[] } {
   const d = engine.d;
   const col = `a.${quote(e.fields[chart.groupBy.field].column)}`;
   const measure = chart.sum ? `COALESCE(SUM(a.${quote(e.fields[chart.sum].column)}), 0)` : 'COUNT(*)';
   const filter = JSON.stringify(tileListFilter(chart, screen, now));
   let group = col;
-  let fixed;
+  let fixed: SqlPart | undefined;
   let days: string[] = [];
   if (chart.groupBy.bucket === 'day') {
     const type = e.fields[chart.groupBy.field].type as 'date' | 'datetime';
@@ -40,11 +52,13 @@ async function aggregate(engine: Engine, p: Principal, e: CompiledEntity, chart:
     fixed = { sql: `${col} >= ? AND ${col} < ?`, params: [bound(days[0]), bound(tomorrow)] };
   }
   const st = engine.listStatements(p, e, { filter, range: '[0,0]' }, 'read', fixed);
-  const rows = await engine.db.all<{ k: string | null; v: number | string }>(
-    `SELECT ${group} AS k, ${measure} AS v${st.rows.sql} GROUP BY ${group}`,
-    st.rows.params,
-  );
-  return { rows: new Map(rows.map((r) => [String(r.k), Number(r.v)])), days };
+  return { sql: `SELECT ${group} AS k, ${measure} AS v${st.rows.sql} GROUP BY ${group}`, params: st.rows.params, days };
+}
+
+async function aggregate(engine: Engine, p: Principal, e: CompiledEntity, chart: CompiledChart, screen: CompiledScreen, now: Date) {
+  const st = chartStatement(engine, p, e, chart, screen, now);
+  const rows = await engine.db.all<{ k: string | null; v: number | string }>(st.sql, st.params);
+  return { rows: new Map(rows.map((r) => [String(r.k), Number(r.v)])), days: st.days };
 }
 
 /** the codes a code chart has a bar for: those its filter keeps on the grouped field, else every code of the table, in its order */
