@@ -1,8 +1,8 @@
 /**
  * The drawing of one dashboard chart with @mui/x-charts. Loaded on its own (React.lazy in
  * HomeCharts) so the chart library lands in a chunk of its own that only a dashboard with charts
- * fetches, never in the sign-in page's. The drawing is hidden from screen readers: the table beside
- * it (HomeCharts) carries the same numbers for them.
+ * fetches, never in the sign-in page's. The drawing is hidden from screen readers and takes no focus:
+ * the table beside it (HomeCharts) carries the same numbers for them and for the keyboard.
  */
 import type { ReactElement } from 'react';
 import { BarChart } from '@mui/x-charts/BarChart';
@@ -19,6 +19,8 @@ export default function ChartCanvas({ chart }: { chart: ChartData }): ReactEleme
     height: 260,
     yAxis: [{ label: chart.valueLabel, tickMinStep: 1 }],
     series: [{ data: values, label: chart.valueLabel }],
+    // the drawing is aria-hidden (the table speaks for it), so it holds nothing focusable: no keyboard navigation of its own
+    disableKeyboardNavigation: true,
   };
   const xAxis = [{ data: labels, label: chart.groupLabel, valueFormatter: tickOf(chart) }];
   return chart.kind === 'line' ? (
