@@ -19,6 +19,7 @@ import { compileRules } from './compile/rules.ts';
 import { runChecks } from './compile/run-checks.ts';
 import { compileScreens, screenSources } from './compile/screens.ts';
 import { compileTiles } from './compile/tiles.ts';
+import { compileCharts } from './compile/charts.ts';
 import { compileNotifications } from './compile/notifications.ts';
 import { compileMail } from './compile/mail.ts';
 import { compileOutbox } from './compile/outbox.ts';
@@ -53,6 +54,13 @@ export function compileMetadata(src: MetadataSources): CompileResult {
     entities,
     resources,
     sources.flatMap((x, i) => (x.s.tiles?.length ? [{ screen: screens[i], tiles: x.s.tiles, file: x.file, base: x.base }] : [])),
+  );
+  compileCharts(
+    ctx,
+    screens,
+    entities,
+    resources,
+    sources.flatMap((x, i) => (x.s.charts?.length ? [{ screen: screens[i], charts: x.s.charts, file: x.file, base: x.base }] : [])),
   );
 
   const screenFiles = new Map<string, { file: string; base: string }>();

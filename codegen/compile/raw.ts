@@ -111,6 +111,19 @@ export interface RawScreen {
   related?: { resource: string; target: string; source?: string; titleKey?: string; columns: RawColumn[] }[];
   component?: string;
   tiles?: RawTile[];
+  charts?: RawChart[];
+}
+export interface RawChart {
+  key: string;
+  titleKey: string;
+  screen: string;
+  tab?: string;
+  filter?: Record<string, unknown>;
+  groupBy: { field: string; lastDays?: number };
+  sum?: string;
+  valueLabelKey: string;
+  kind?: 'bar' | 'line';
+  profiles?: Profile[];
 }
 export interface RawTile {
   key: string;

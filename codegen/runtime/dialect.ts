@@ -89,6 +89,8 @@ export interface Dialect {
   boolLiteral(v: boolean): string;
   /** the larger of two expressions */
   greatest(a: string, b: string): string;
+  /** the UTC day (yyyy-MM-dd text) of a date or datetime column: a chart's day bucket */
+  dayOf(column: string, type: 'date' | 'datetime'): string;
   /**
    * The tail of a SELECT that reads rows it is about to change (`alias` is the table's alias).
    * PostgreSQL: a row lock, so a second transaction waits and then re-reads the committed row.
@@ -233,6 +235,8 @@ export const sqlite: Dialect = {
   bool: (v) => (v ? 1 : 0),
   boolLiteral: (v) => (v ? '1' : '0'),
   greatest: (a, b) => `MAX(${a}, ${b})`,
+  // dates are stored as yyyy-MM-dd and datetimes as ISO texts in UTC: the day is the first 10 characters
+  dayOf: (column) => `substr(${column}, 1, 10)`,
   forUpdate: () => '',
   skipLocked: () => '',
   broadRange: (condition) => `likelihood(${condition}, 0.9)`,
@@ -322,6 +326,7 @@ export const postgres: Dialect = {
   bool: (v) => v,
   boolLiteral: (v) => (v ? 'TRUE' : 'FALSE'),
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  dayOf: (column, type) => (type === 'date' ? `to_char(${column}, 'YYYY-MM-DD')` : `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`),
   forUpdate: (alias) => ` FOR UPDATE OF ${alias}`,
   skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
   broadRange: (condition) => condition,

@@ -260,6 +260,28 @@ export interface CompiledScreen {
   component?: string;
   /** a dashboard's work tiles (codegen/runtime/tiles.ts resolves their filters) */
   tiles?: CompiledTile[];
+  /** a dashboard's charts (server/home/charts.ts aggregates them) */
+  charts?: CompiledChart[];
+}
+
+/**
+ * A dashboard chart: an aggregate over the rows a list screen would show the caller (its fixed
+ * filter, a tab, the chart's own filter), grouped by a code field (one bar per code) or by the day
+ * of a date or datetime field over the last `lastDays` days (UTC), counting rows or summing a field.
+ */
+export interface CompiledChart {
+  key: string;
+  titleKey: string;
+  screen: string;
+  tab?: string;
+  filter: Record<string, unknown>;
+  groupBy: { field: string; bucket: 'code' | 'day'; lastDays?: number };
+  /** absent: count the rows */
+  sum?: string;
+  /** the value axis's label (and the table's value column) */
+  valueLabelKey: string;
+  kind: 'bar' | 'line';
+  profiles: Profile[];
 }
 
 /** A relative date bound of a tile's filter: today plus this many days (resolved when counted). */

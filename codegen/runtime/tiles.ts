@@ -34,12 +34,12 @@ export function dateFromToday(days: number, now: Date = new Date()): string {
 }
 
 /** The tile's own conditions with relative dates resolved: the search the opened list shows in its filter bar. */
-export function tileSearch(tile: CompiledTile, now: Date = new Date()): Record<string, unknown> {
+export function tileSearch(tile: Pick<CompiledTile, 'filter'>, now: Date = new Date()): Record<string, unknown> {
   return Object.fromEntries(Object.entries(tile.filter).map(([k, v]) => [k, isDaysFromToday(v) ? dateFromToday(v.daysFromToday, now) : v]));
 }
 
 /** Everything the list sends when opened from the tile: the screen's fixed filter, the tile's tab, the tile's search. */
-export function tileListFilter(tile: CompiledTile, screen: CompiledScreen, now: Date = new Date()): Record<string, unknown> {
+export function tileListFilter(tile: Pick<CompiledTile, 'filter' | 'tab'>, screen: CompiledScreen, now: Date = new Date()): Record<string, unknown> {
   const tab = tile.tab ? screen.tabs.find((t) => t.key === tile.tab) : undefined;
   return { ...tileSearch(tile, now), ...screen.fixedFilter, ...(tab?.filter ?? {}) };
 }

@@ -54,6 +54,8 @@ export interface ListResult {
 export interface ListStatements {
   page: SqlPart;
   count: SqlPart;
+  /** ` FROM <table> a WHERE <scope, filter, soft delete>` with its parameters: what an aggregate over the list reads (server/home/charts.ts) */
+  rows: SqlPart;
   start: number;
   end: number;
 }
@@ -212,6 +214,7 @@ export class Engine {
       },
       // one more row than the cap tells "more than the cap" from "exactly the cap"
       count: { sql: `SELECT COUNT(*) AS n FROM (SELECT 1 AS x${from} LIMIT ?) t`, params: [...where.params, q.start + COUNT_LOOKAHEAD + 1] },
+      rows: { sql: from, params: where.params },
       start: q.start,
       end: q.end,
     };

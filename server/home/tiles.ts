@@ -22,14 +22,22 @@ export function severityOf(t: CompiledTile, count: number): TileSeverity {
   return 'info';
 }
 
-/** The tiles of a dashboard the caller may see: its profile is listed (or none is) and it may open the tile's list. */
+/**
+ * Whether the caller sees a dashboard item (a tile or a chart) that names a list screen: its
+ * profile is listed (or none is) and it may open the list (the server's screen rule).
+ */
+export function mayShowOnDashboard(meta: CompiledMetadata, item: { profiles: string[]; screen: string }, p: Principal): CompiledScreen | undefined {
+  if (item.profiles.length && !item.profiles.includes(p.profile) && p.role !== 'admin') return undefined;
+  const screen = meta.screens.find((s) => s.name === item.screen);
+  const entity = screen?.resource ? meta.entities[meta.resources[screen.resource]] : undefined;
+  return screen && entity && !screenRefusal(screen, p, entity) ? screen : undefined;
+}
+
+/** The tiles of a dashboard the caller may see. */
 export function visibleTiles(meta: CompiledMetadata, dashboard: CompiledScreen, p: Principal): { tile: CompiledTile; screen: CompiledScreen }[] {
   return (dashboard.tiles ?? []).flatMap((tile) => {
-    if (tile.profiles.length && !tile.profiles.includes(p.profile) && p.role !== 'admin') return [];
-    const screen = meta.screens.find((s) => s.name === tile.screen);
-    const entity = screen?.resource ? meta.entities[meta.resources[screen.resource]] : undefined;
-    if (!screen || !entity || screenRefusal(screen, p, entity)) return [];
-    return [{ tile, screen }];
+    const screen = mayShowOnDashboard(meta, tile, p);
+    return screen ? [{ tile, screen }] : [];
   });
 }
 

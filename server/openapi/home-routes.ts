@@ -1,6 +1,6 @@
 /** The OpenAPI description of the home page's routes (server/routes/home.ts), merged into fixed-routes.ts. */
 import type { FixedRouteDoc } from './fixed-routes.ts';
-import { historyEntrySchema, tileCountSchema } from '../routes/home.ts';
+import { chartDataSchema, historyEntrySchema, tileCountSchema } from '../routes/home.ts';
 import { savedViewSchema } from '../routes/saved-views.ts';
 import { notificationFeedSchema } from '../routes/notifications.ts';
 
@@ -15,6 +15,15 @@ export function homeRouteDocs(): Record<string, FixedRouteDoc> {
       description:
         "Each tile counts the rows its list screen would show the caller (the list's fixed filter, the tile's tab and conditions, the caller's row scope), bounded like a list's count: `more` says the count stopped at its bound. Only tiles the caller may open are answered. `search` is the filter the list applies when opened from the tile (relative dates resolved).",
       responses: { '200': { description: 'the tiles', content: json({ type: 'object', properties: { tiles: { type: 'array', items: tileCountSchema } } }) } },
+      errors: [401, 404],
+    },
+    'GET /api/home/charts': {
+      tag: 'home',
+      operationId: 'home.charts',
+      summary: "The data of a dashboard's charts for the caller (metadata: the dashboard screen's charts), labels in the caller's language",
+      description:
+        "Each chart aggregates the rows its list screen would show the caller (the list's fixed filter, the chart's tab and conditions, the caller's row scope), grouped by a code (one point per code of its table, zeros included) or by the UTC day of a date field over the chart's window (one point per day, oldest first), counting rows or summing a field. Only charts whose list the caller may open are answered.",
+      responses: { '200': { description: 'the charts', content: json({ type: 'object', properties: { charts: { type: 'array', items: chartDataSchema } } }) } },
       errors: [401, 404],
     },
     'GET /api/history/:resource/:id': {

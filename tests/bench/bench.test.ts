@@ -25,7 +25,7 @@ describe('bench smoke run', () => {
       .filter(([, s]) => s.status === 'failed')
       .map(([k, s]) => `${k}: ${String(s.error).slice(0, 500)}`);
     expect(failed).toEqual([]);
-    for (const step of ['seed', 'startup', 'list', 'sweep', 'ship', 'codegen']) expect(results.steps[step]?.status, step).toBe('ok');
+    for (const step of ['seed', 'startup', 'list', 'sweep', 'ship', 'home', 'codegen']) expect(results.steps[step]?.status, step).toBe('ok');
     // SQLite and (where it is installed) PostgreSQL, each with 1 and 2 server processes, side by side
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const { list, ship, seed } = results.steps as Record<string, any>;

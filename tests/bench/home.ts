@@ -3,7 +3,7 @@
  * checks, SQL, serialisation; no network), run by itself:
  *   npx tsx tests/bench/home.ts --db data/bench/portal-1667.db     (SQLite, seeded by npm run bench or npm run seed)
  *   npx tsx tests/bench/home.ts --url postgres://...               (PostgreSQL)
- * For a supplier (sup01) and internal staff (staff01): the work tiles, the notification feed and
+ * For a supplier (sup01) and internal staff (staff01): the work tiles, the charts, the notification feed and
  * the notice centre's list, each N times after a warm-up; prints median and 95th percentile per
  * call and the sum of the medians (the issue's target: at most 50 ms together).
  */
@@ -33,7 +33,7 @@ async function token(user: string): Promise<string> {
 }
 
 const notices = `/api/notices?${new URLSearchParams({ filter: JSON.stringify({ status: '0' }), range: '[0,49]', sort: JSON.stringify(['publishedAt', 'DESC']) })}`;
-const calls = ['/api/home/tiles', '/api/notifications', notices];
+const calls = ['/api/home/tiles', '/api/home/charts', '/api/notifications', notices];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length - 1) * p))];
 
 for (const user of ['sup01', 'staff01']) {

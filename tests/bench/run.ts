@@ -12,7 +12,7 @@
  *   --scale N        demo seed scale (default 1667: 1,000,200 purchase order lines; 1 = 600)
  *   --rounds N       alternating rounds of the list variants (default 3)
  *   --duration S     seconds measured per variant and round (default 8); --warmup S (default 2)
- *   --only a,b       steps to run: seed,startup,list,sweep,ship,inbound,export,codegen,ui,bundle,loginFlood,wan
+ *   --only a,b       steps to run: seed,startup,list,sweep,ship,inbound,home,export,codegen,ui,bundle,loginFlood,wan
  *   --db FILE        database file (default data/bench/portal-<scale>.db); --reuse-db keeps an
  *                    existing one instead of seeding again (its seeding time is reported as reused)
  *   --out DIR        where results go (default tests/bench/results)
@@ -36,8 +36,9 @@ import { uiRenderStep, bundleStep } from './ui.ts';
 import { loginFloodStep } from './login-flood.ts';
 import { wanStep } from './wan.ts';
 import { inboundStep } from './inbound.ts';
+import { homeStep } from './home-step.ts';
 
-const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'inbound', 'export', 'codegen', 'ui', 'bundle', 'loginFlood', 'wan'] as const;
+const STEPS = ['seed', 'startup', 'list', 'sweep', 'ship', 'inbound', 'home', 'export', 'codegen', 'ui', 'bundle', 'loginFlood', 'wan'] as const;
 type Step = (typeof STEPS)[number];
 
 function parseArgs(argv: string[]) {
@@ -116,6 +117,7 @@ export async function main(argv: string[]): Promise<BenchResults> {
     await run('sweep', () => sweepStep(ctx));
     await run('ship', () => shipStep(ctx));
     await run('inbound', () => inboundStep(ctx));
+    await run('home', () => homeStep(ctx));
     await run('export', () => exportStep(ctx));
     await run('codegen', () => codegenStep(ctx));
     await run('ui', () => uiRenderStep(ctx));

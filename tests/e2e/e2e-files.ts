@@ -13,3 +13,5 @@ const port = Number(process.env.E2E_PORT ?? 3310);
 export const E2E_INTERFACES_FILE = join(tmpdir(), `portal-e2e-${port}-interfaces.json`);
 /** { dbFile } or { databaseUrl } of the e2e server, written when it starts */
 export const E2E_SERVER_INFO_FILE = join(tmpdir(), `portal-e2e-${port}-server.json`);
+/** the token secret of the e2e server, shared by a second server process over its database (second-server.ts) */
+export const E2E_JWT_SECRET = 'e2e-secret-0123456789-0123456789-0123456789';

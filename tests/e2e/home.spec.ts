@@ -3,14 +3,18 @@
  * languages: a supplier's tiles show the counts the database holds for it, each labelled in the
  * page's language, and a click opens the tile's list with its filter (and tab) applied, showing
  * as many rows as the tile counted. Saved views: kept per account on the server, so they follow
- * the user to a new browser (the default one applies), and another supplier sees none.
+ * the user to a new browser (the default one applies), and another supplier sees none. Charts:
+ * drawn with data from a chunk the sign-in page never loads, with the same numbers in a table.
+ * The bell: a notice published through a second server process reaches an open page within 5 s.
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import { tileListFilter } from '../../codegen/runtime/tiles.ts';
+import type { ChartData } from '../../codegen/runtime/charts.ts';
 import { loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
 import { codeOf, firstWhere, listWhere, token } from './pages/api.ts';
 import { openE2eDatabase } from './pages/database.ts';
+import { startSecondServer } from './pages/second-server.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const dashboard = screenNamed('dashboard');
@@ -21,6 +25,8 @@ const tileCount = async (page: Page, key: string): Promise<number> => Number(awa
 
 for (const locale of LOCALES) {
   test(`a supplier's home counts its work and each tile opens its filtered list (${locale})`, async ({ page, request }) => {
+    // seven tiles opened one after another: on a loaded machine with PostgreSQL this takes over a minute
+    test.setTimeout(180_000);
     await loginIn(page, 'sup01', locale);
     const tiles = page.getByTestId('home-tiles');
     await expect(tiles).toBeVisible();
@@ -72,6 +78,88 @@ for (const locale of LOCALES) {
     await expect(page).toHaveURL(/\/recConfirm\/list$/);
     await expect(page.getByTestId('tab-pending')).toHaveAttribute('aria-selected', 'true');
     await expect.poll(() => screen.rowCount(page)).toBe(pending);
+
+    // every tile opens its own list with its filter: as many rows as it counts (up to a page)
+    for (const key of keys) {
+      await page.goto('/dashboard');
+      const n = await tileCount(page, key);
+      const list = screenNamed(tileOf(key).screen);
+      await page.getByTestId(`tile-${key}`).click();
+      await expect(page).toHaveURL(new RegExp(`${list.path}$`));
+      await expect(screen.root(page, list.name)).toBeVisible();
+      await expect.poll(() => screen.rowCount(page), { message: key }).toBe(Math.min(n, metadata.app.pageSize));
+    }
+  });
+}
+
+/** a text only the chart library's code carries (its bar chart's class names) */
+const CHART_LIBRARY_MARK = 'MuiBarChart';
+
+for (const locale of LOCALES) {
+  test(`a supplier's charts render with data and the table behind each, in its language (${locale})`, async ({ page, request }) => {
+    // the sign-in page never loads the chart library: every script it fetches is free of it
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url());
+    });
+    const carriesCharts = async (urls: string[]) => {
+      const texts = await Promise.all(urls.map(async (u) => (await request.get(u)).text()));
+      return texts.some((text) => text.includes(CHART_LIBRARY_MARK));
+    };
+    await page.goto('/login');
+    await expect(page.getByTestId('login-form')).toBeVisible();
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(await carriesCharts(scripts.splice(0))).toBe(false);
+
+    await loginIn(page, 'sup01', locale);
+    const tok = await token(request, 'sup01');
+    const api = (await (await request.get('/api/home/charts', { headers: { authorization: `Bearer ${tok}`, 'accept-language': locale } })).json()) as {
+      charts: ChartData[];
+    };
+    expect(api.charts.map((c) => c.key)).toEqual(['shippedPerDay', 'openQtyByStatus']);
+    const section = page.getByTestId('home-charts');
+    await expect(section).toBeVisible();
+    for (const chart of api.charts) {
+      const figure = page.getByTestId(`chart-${chart.key}`);
+      await expect(figure.getByRole('heading', { name: t(locale, dashboard.charts!.find((c) => c.key === chart.key)!.titleKey) })).toBeVisible();
+      // the drawing, from the lazily loaded chart chunk: a bar per point with a value
+      await expect(figure.locator(`[data-testid="chart-canvas-${chart.key}"] svg`).first()).toBeVisible();
+      const bars = figure.locator('.MuiBarChart-element');
+      await expect(bars.first()).toBeVisible();
+      const drawn = await bars.count();
+      expect(drawn).toBeGreaterThanOrEqual(chart.points.filter((p) => p.value > 0).length);
+      expect(drawn).toBeLessThanOrEqual(chart.points.length);
+      // the table behind it: hidden from the eye, present for screen readers, the same numbers; a button shows it
+      const table = page.getByTestId(`chart-table-${chart.key}`);
+      await expect(table.getByTestId('chart-row')).toHaveCount(chart.points.length);
+      await expect(table.getByRole('columnheader').first()).toHaveText(chart.groupLabel);
+      await expect(table.getByRole('columnheader').nth(1)).toHaveText(t(locale, dashboard.charts!.find((c) => c.key === chart.key)!.valueLabelKey));
+      await page.getByTestId(`chart-table-toggle-${chart.key}`).click();
+      await expect(table).toBeVisible();
+      const rows = await table.getByTestId('chart-row').evaluateAll((els) => els.map((e) => [...e.children].map((c) => (c as HTMLElement).innerText)));
+      expect(rows.map((r) => [r[0], Number(r[1].replace(/[^0-9]/g, ''))])).toEqual(chart.points.map((p) => [p.label, p.value]));
+    }
+    // with data: the supplier shipped lines in the last 30 days and has open quantities
+    expect(api.charts.every((c) => c.points.some((p) => p.value > 0))).toBe(true);
+    // the status bars in the page's language, checked against the code table
+    const status = api.charts.find((c) => c.key === 'openQtyByStatus')!;
+    await expect(page.getByTestId('chart-table-openQtyByStatus').getByTestId('chart-row').first()).toContainText(
+      t(locale, `code.purchaseOrderStatus.${status.points[0].key}`),
+    );
+    // the open quantities are the database's
+    const db = await openE2eDatabase();
+    try {
+      const confirmed = codeOf('purchaseOrderStatus', 'confirmed');
+      const row = await db.get<{ n: number }>(
+        'SELECT SUM(unsent_qty) AS n FROM "order" WHERE status = ? AND warehouse_code = ? AND (direct_supplier_code = ? OR production_supplier_code = ? OR purchasing_supplier_code = ?)',
+        [confirmed, 'PDC01', 'S001', 'S001', 'S001'],
+      );
+      expect(status.points.find((p) => p.key === confirmed)!.value).toBe(Number(row!.n));
+    } finally {
+      await db.close();
+    }
+    // the chart library came with the dashboard, in a chunk of its own
+    expect(await carriesCharts(scripts)).toBe(true);
   });
 }
 
@@ -196,26 +284,33 @@ for (const [i, locale] of LOCALES.entries()) {
 }
 
 for (const locale of LOCALES) {
-  test(`a notice published by the administrator appears in an open supplier page's bell within 5 s, without a reload (${locale})`, async ({
+  test(`a notice published by the administrator through another server process appears in an open supplier page's bell within 5 s, without a reload (${locale})`, async ({
     page,
     request,
   }) => {
-    await loginIn(page, 'sup01', locale);
-    const bell = page.getByTestId('notification-bell');
-    await expect(bell).toHaveAttribute('data-live', 'true');
-    const count = async () => Number((await page.getByTestId('notification-count').innerText()) || 0);
-    const before = await count();
-    const admin = await token(request, 'supadmin');
-    const title = `Live notice ${locale} ${Date.now()}`;
-    const r = await request.post('/api/notices', { headers: { authorization: `Bearer ${admin}` }, data: { title, content: 'c' } });
-    expect(r.status()).toBe(201);
-    await expect.poll(count, { timeout: 5000 }).toBe(before + 1);
-    await bell.click();
-    const item = page.getByTestId('notification-item').first();
-    await expect(item).toContainText(`${t(locale, 'notify.noticePublished')}: ${title}`);
-    await expect(item).toHaveAttribute('data-read', 'false');
-    await item.click();
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expect.poll(count).toBe(before);
+    // two processes over one database: the page is served by the e2e server, the notice is published through a second one
+    test.setTimeout(180_000);
+    const second = await startSecondServer();
+    try {
+      await loginIn(page, 'sup01', locale);
+      const bell = page.getByTestId('notification-bell');
+      await expect(bell).toHaveAttribute('data-live', 'true');
+      const count = async () => Number((await page.getByTestId('notification-count').innerText()) || 0);
+      const before = await count();
+      const admin = await token(request, 'supadmin');
+      const title = `Live notice ${locale} ${Date.now()}`;
+      const r = await request.post(`${second.url}/api/notices`, { headers: { authorization: `Bearer ${admin}` }, data: { title, content: 'c' } });
+      expect(r.status()).toBe(201);
+      await expect.poll(count, { timeout: 5000 }).toBe(before + 1);
+      await bell.click();
+      const item = page.getByTestId('notification-item').first();
+      await expect(item).toContainText(`${t(locale, 'notify.noticePublished')}: ${title}`);
+      await expect(item).toHaveAttribute('data-read', 'false');
+      await item.click();
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await expect.poll(count).toBe(before);
+    } finally {
+      await second.stop();
+    }
   });
 }

@@ -18,7 +18,7 @@ import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { startSmtpServer } from '../support/smtp.ts';
 import { inboxDir } from './inbox.ts';
 import { addMailAccounts } from './mail-fixtures.ts';
-import { E2E_INTERFACES_FILE, E2E_SERVER_INFO_FILE } from './e2e-files.ts';
+import { E2E_INTERFACES_FILE, E2E_JWT_SECRET, E2E_SERVER_INFO_FILE } from './e2e-files.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3310);
 const dir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
@@ -36,7 +36,7 @@ writeFileSync(E2E_SERVER_INFO_FILE, JSON.stringify(database));
 const app = await buildApp({
   ...database,
   outbox: { enabled: true, intervalMs: 250, interfacesFile: E2E_INTERFACES_FILE, env: {} },
-  jwtSecret: 'e2e-secret-0123456789-0123456789-0123456789',
+  jwtSecret: E2E_JWT_SECRET,
   adminDir: resolve('admin/dist'),
   hashParams: TEST_PARAMS,
   loginRateLimit: 10_000,

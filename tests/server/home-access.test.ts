@@ -1,6 +1,6 @@
 /**
- * The home page's routes for every profile (the access tests of issue 22): the work tiles answer
- * exactly the tiles whose list the profile may open (the metadata's screen rule, in every profile
+ * The home page's routes for every profile (the access tests of issue 22): the work tiles and charts
+ * answer exactly those whose list the profile may open (the metadata's screen rule, in every profile
  * and at a warehouse that is not a claim warehouse); saved views open for exactly the list screens
  * the profile may open, and one account's view is a 404 to every other caller; a record's history
  * answers exactly where reading the record does (200, 403 or 404), for every entity; notifications
@@ -32,15 +32,22 @@ const mayOpen = (c: Caller, screenName: string) => {
 const lists = metadata.screens.filter((s) => s.kind === 'list');
 
 describe('home routes for every profile', () => {
-  it('tiles: exactly those declared for the profile whose list it may open', async () => {
+  it('tiles and charts: exactly those declared for the profile whose list it may open', async () => {
     const dashboard = metadata.screens.find((s) => s.name === 'dashboard')!;
+    const mayShow = (c: Caller, x: { profiles: string[]; screen: string }) => (!x.profiles.length || x.profiles.includes(c.profile)) && mayOpen(c, x.screen);
     for (const c of callers) {
-      const r = await call('GET', '/api/home/tiles', c);
-      expect([c.name, r.statusCode]).toEqual([c.name, 200]);
-      const expected = dashboard.tiles!.filter((x) => (!x.profiles.length || x.profiles.includes(c.profile)) && mayOpen(c, x.screen)).map((x) => x.key);
-      expect([c.name, r.json().tiles.map((x: { key: string }) => x.key)]).toEqual([c.name, expected]);
+      const tiles = await call('GET', '/api/home/tiles', c);
+      expect([c.name, tiles.statusCode]).toEqual([c.name, 200]);
+      const expected = dashboard.tiles!.filter((x) => mayShow(c, x)).map((x) => x.key);
+      expect([c.name, tiles.json().tiles.map((x: { key: string }) => x.key)]).toEqual([c.name, expected]);
+      const charts = await call('GET', '/api/home/charts', c);
+      expect([c.name, charts.statusCode]).toEqual([c.name, 200]);
+      const expectedCharts = dashboard.charts!.filter((x) => mayShow(c, x)).map((x) => x.key);
+      expect([c.name, charts.json().charts.map((x: { key: string }) => x.key)]).toEqual([c.name, expectedCharts]);
     }
+    expect(callers.some((c) => c.profile === 'supplier')).toBe(true);
     expect((await call('GET', '/api/home/tiles', null)).statusCode).toBe(401);
+    expect((await call('GET', '/api/home/charts', null)).statusCode).toBe(401);
   });
 
   it('saved views: open on exactly the list screens the profile may open', async () => {

@@ -16,7 +16,9 @@ import type { SqliteDb } from '../../server/db/sqlite.ts';
 import { metadata } from '../../server/generated/index.ts';
 import { COUNT_LOOKAHEAD } from '../../server/engine/query.ts';
 import { listCases, DEMO_PRINCIPALS } from '../bench/list-cases.ts';
-import { largeTables, planCases, planProblems, type PlannedCase } from '../bench/sweep.ts';
+import { explain, largeTables, planCases, planProblems, type PlannedCase } from '../bench/sweep.ts';
+import { chartStatement } from '../../server/home/charts.ts';
+import { tileListFilter } from '../../codegen/runtime/tiles.ts';
 
 let t: TestApp;
 let planned: PlannedCase[];
@@ -91,5 +93,35 @@ describe('bounded count', () => {
     expect(last.rows).toHaveLength(100);
     expect(last.range).toBe(`orders ${n - 100}-${n - 1}/${n}`);
     expect((await list([n + 500, n + 999])).range).toBe(`orders */${n}`);
+  });
+});
+
+describe('index coverage of the home page (issue 22)', () => {
+  const dashboard = metadata.screens.find((s) => s.name === 'dashboard')!;
+  const now = new Date();
+
+  it("each chart's aggregate reads an index, never the table, for a supplier", () => {
+    const raw = (t.app.db as SqliteDb).raw;
+    for (const chart of dashboard.charts!) {
+      const screen = metadata.screens.find((s) => s.name === chart.screen)!;
+      const e = t.app.engine.entityOf(screen.resource!);
+      const st = chartStatement(t.app.engine, DEMO_PRINCIPALS.supplier, e, chart, screen, now);
+      const plan = explain(raw, st.sql, st.params);
+      // a covering index: the rows counted or summed are never read from the table itself
+      expect([chart.key, plan.some((l) => /^(SEARCH|SCAN) a USING COVERING INDEX/.test(l))]).toEqual([chart.key, true]);
+      expect([chart.key, plan.filter((l) => /^SCAN a$/.test(l) || /^SCAN a (?!USING)/.test(l))]).toEqual([chart.key, []]);
+    }
+  });
+
+  it("each tile's bounded count seeks an index for its own profile", () => {
+    const raw = (t.app.db as SqliteDb).raw;
+    for (const tile of dashboard.tiles!) {
+      const screen = metadata.screens.find((s) => s.name === tile.screen)!;
+      const e = t.app.engine.entityOf(screen.resource!);
+      const p = tile.profiles.includes('supplier') ? DEMO_PRINCIPALS.supplier : DEMO_PRINCIPALS.internal;
+      const st = t.app.engine.listStatements(p, e, { filter: JSON.stringify(tileListFilter(tile, screen, now)), range: '[0,0]' });
+      const plan = explain(raw, st.count.sql, st.count.params);
+      if (large.has(e.table)) expect([tile.key, plan.filter((l) => /^SCAN a$/.test(l) || /^SCAN a (?!USING)/.test(l))]).toEqual([tile.key, []]);
+    }
   });
 });

@@ -15,6 +15,7 @@ import { makeFormatter } from '../screens/format.ts';
 import { entityOfResource, metadata } from '../screens/meta.ts';
 import { ScreenHeader } from '../screens/ScreenHeader.tsx';
 import { HomeTiles } from '../screens/home/HomeTiles.tsx';
+import { HomeCharts } from '../screens/home/HomeCharts.tsx';
 import { LeanTable, type LeanRecord } from '../screens/table/LeanTable.tsx';
 
 /** the stored code of the notice status "active" (metadata speaks in keys, the API in codes) */
@@ -82,6 +83,7 @@ export default function NoticeCentre({ screen }: { screen: CompiledScreen }): Re
     <Box sx={{ p: 1 }} data-testid={`screen-${screen.name}`}>
       <ScreenHeader screen={screen} />
       <HomeTiles screen={screen} />
+      <HomeCharts screen={screen} />
       <Box data-testid="notice-centre">
         {isPending ? (
           <CircularProgress size={24} />

@@ -1,0 +1,111 @@
+/**
+ * Bench step "home": the home page's API calls on the demo data at scale (1,000,200 order lines at
+ * the default scale), on every setup side by side. For a supplier (sup01, whose tiles and charts
+ * read the most rows) and internal staff (staff01): the work tiles, the charts, the notification
+ * feed and the notice centre's list, each timed over loopback HTTP (an upper bound of the server
+ * time: the issue's target is at most 50 ms for the calls together) one after another and all four
+ * at once, as the page sends them. Then, on each backend's one-process setup, the charts without
+ * the indexes declared for them (dropped, timed, created again): the before/after of those
+ * indexes in the same run. No timing is asserted.
+ */
+import { login, percentile, round } from './lib.ts';
+import { withSetups, type Ctx } from './steps.ts';
+import type { StepResult } from './report.ts';
+import type { Running } from './setups.ts';
+import { DEMO_PASSWORD } from '../../server/seed/base.ts';
+import { openDb } from '../../server/db/open.ts';
+import { metadata, tables } from '../../server/generated/index.ts';
+
+const notices = `/api/notices?${new URLSearchParams({ filter: JSON.stringify({ status: '0' }), range: '[0,49]', sort: JSON.stringify(['publishedAt', 'DESC']) })}`;
+export const HOME_CALLS = { tiles: '/api/home/tiles', charts: '/api/home/charts', notifications: '/api/notifications', notices } as const;
+type Call = keyof typeof HOME_CALLS;
+const USERS = ['sup01', 'staff01'] as const;
+/** the indexes declared for the charts' aggregates (metadata/entities/order.json), by their columns */
+const CHART_INDEXES = [
+  ['warehouse_code', 'last_shipped_at', 'direct_supplier_code', 'production_supplier_code', 'purchasing_supplier_code'],
+  ['warehouse_code', 'status', 'direct_supplier_code', 'production_supplier_code', 'purchasing_supplier_code', 'unsent_qty'],
+];
+
+interface Timing {
+  median: number;
+  p95: number;
+}
+
+async function timed(base: string, url: string, token: string): Promise<number> {
+  const t0 = performance.now();
+  const r = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } });
+  await r.arrayBuffer();
+  if (r.status !== 200) throw new Error(`${url}: ${r.status}`);
+  return performance.now() - t0;
+}
+
+async function sample(runs: number, f: () => Promise<number>): Promise<Timing> {
+  const xs: number[] = [];
+  for (let i = 0; i < runs + 3; i++) {
+    const ms = await f();
+    if (i >= 3) xs.push(ms);
+  }
+  return { median: round(percentile(xs, 50)), p95: round(percentile(xs, 95)) };
+}
+
+async function homeOf(r: Running, user: string, runs: number) {
+  const base = r.server.base;
+  const token = await login(base, user, DEMO_PASSWORD, 'PDC01');
+  const calls = {} as Record<Call, Timing>;
+  for (const [name, url] of Object.entries(HOME_CALLS) as [Call, string][]) calls[name] = await sample(runs, () => timed(base, url, token));
+  const together = await sample(runs, async () => {
+    const t0 = performance.now();
+    await Promise.all(Object.values(HOME_CALLS).map((url) => timed(base, url, token)));
+    return performance.now() - t0;
+  });
+  const sumOfMedians = round(Object.values(calls).reduce((n, x) => n + x.median, 0));
+  return { calls, sumOfMedians, together };
+}
+
+/** the charts timed without their indexes, then the indexes created again */
+async function withoutChartIndexes(ctx: Ctx, r: Running, runs: number): Promise<{ withIndexes: Timing; withoutIndexes: Timing; ratio: number }> {
+  const base = r.server.base;
+  const token = await login(base, 'sup01', DEMO_PASSWORD, 'PDC01');
+  const withIndexes = await sample(runs, () => timed(base, HOME_CALLS.charts, token));
+  const db = await openDb(r.setup.backend === 'postgres' ? { url: ctx.pg!.url } : { file: ctx.db });
+  const order = tables[db.kind].find((t) => t.name === 'order')!;
+  const chartIndexes = order.indexes.filter((ix) => CHART_INDEXES.some((cols) => cols.join() === ix.columns.join()));
+  if (chartIndexes.length !== CHART_INDEXES.length) throw new Error("the charts' indexes are not declared as this step expects");
+  try {
+    for (const ix of chartIndexes) await db.exec(`DROP INDEX ${db.dialect.quote(db.dialect.identifier(ix.name))}`);
+    const withoutIndexes = await sample(runs, () => timed(base, HOME_CALLS.charts, token));
+    return { withIndexes, withoutIndexes, ratio: round(withoutIndexes.median / withIndexes.median) };
+  } finally {
+    for (const ix of chartIndexes) await db.exec(db.dialect.createIndex('order', ix));
+    await db.close();
+  }
+}
+
+export async function homeStep(ctx: Ctx): Promise<StepResult> {
+  const runs = ctx.smoke ? 2 : 20;
+  return withSetups(ctx, async (running) => {
+    const setups: Record<string, Record<string, unknown>> = {};
+    for (const r of running) {
+      r.enter();
+      const users: Record<string, Awaited<ReturnType<typeof homeOf>>> = {};
+      for (const u of USERS) {
+        users[u] = await homeOf(r, u, runs);
+        ctx.log(`  home ${r.setup.id} ${u}: calls together ${users[u].sumOfMedians} ms (sum of medians), all at once ${users[u].together.median} ms`);
+      }
+      const indexes = r.setup.processes === 1 ? await withoutChartIndexes(ctx, r, runs) : undefined;
+      if (indexes)
+        ctx.log(
+          `  home ${r.setup.id} charts: ${indexes.withIndexes.median} ms with their indexes, ${indexes.withoutIndexes.median} ms without (x${indexes.ratio})`,
+        );
+      setups[r.setup.id] = { label: r.setup.label, users, ...(indexes ? { chartIndexes: indexes } : {}) };
+    }
+    return {
+      status: 'ok',
+      runs,
+      targetMs: 50,
+      setups,
+      orderLines: Math.round(ctx.scale * 600),
+      charts: metadata.screens.find((s) => s.name === 'dashboard')?.charts?.length ?? 0,
+    };
+  });
+}
