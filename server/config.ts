@@ -1,4 +1,4 @@
-/** Settings from the environment (README "Environment"), with the documented defaults. */
+/** Settings from the environment (docs/environment.md), with the documented defaults. */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
