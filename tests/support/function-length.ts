@@ -28,7 +28,6 @@ const KNOWN_LONG: Record<string, string> = {
   'admin/src/screens/list/FilterBar.tsx FilterBar': 'issue 21 splits it into hooks and parts',
   'admin/src/screens/list/ListScreen.tsx ListBody': 'issue 21 (mobile mode) reworks the list screen; split it after that merge',
   'codegen/compile/inbound.ts compileInbound': 'issue 19 changes inbound interfaces; split it after that merge',
-  'server/routes/connect.ts connectRoutes': 'issue 23: one module per route',
   'admin/src/auth/LoginPage.tsx LoginPage': 'issue 23: steps into components',
   'admin/src/auth/TwoStepVerification.tsx TotpEnrolDialog': 'issue 23: a reducer plus step components',
 };
@@ -122,7 +121,7 @@ export function report(root = ROOT): { long: LongFunction[]; unknown: LongFuncti
   };
 }
 
-if (import.meta.main ?? process.argv[1] === import.meta.filename) {
+if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
   const { long, unknown, stale } = report();
   for (const f of long)
     console.log(`${f.file}:${f.line} ${f.name}: ${f.lines} lines${KNOWN_LONG[`${f.file} ${f.name}`] ? ` (known: ${KNOWN_LONG[`${f.file} ${f.name}`]})` : ''}`);
