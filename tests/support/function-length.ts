@@ -28,8 +28,6 @@ const KNOWN_LONG: Record<string, string> = {
   'admin/src/screens/list/FilterBar.tsx FilterBar': 'issue 21 splits it into hooks and parts',
   'admin/src/screens/list/ListScreen.tsx ListBody': 'issue 21 (mobile mode) reworks the list screen; split it after that merge',
   'codegen/compile/inbound.ts compileInbound': 'issue 19 changes inbound interfaces; split it after that merge',
-  'admin/src/auth/LoginPage.tsx LoginPage': 'issue 23: steps into components',
-  'admin/src/auth/TwoStepVerification.tsx TotpEnrolDialog': 'issue 23: a reducer plus step components',
 };
 
 export interface LongFunction {
