@@ -3,6 +3,7 @@ import { loadSources, type MetadataError } from './load.ts';
 import { compileMetadata } from './compile.ts';
 import { generate } from './generate.ts';
 import { REFERENCE_FILE, referenceMarkdown } from './reference.ts';
+import { ENTITY_MAP_FILE, entityMapMarkdown } from './entity-map.ts';
 import { join } from 'node:path';
 import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
 
@@ -28,6 +29,8 @@ export async function runCodegen(metadataDir: string, projectRoot: string): Prom
   const files = await generate(model, catalogues, migrations, entityFiles);
   // the reference of every metadata option, from the meta-schemas (committed: newcomers read it in the repository)
   files.set(REFERENCE_FILE, referenceMarkdown(join(metadataDir, 'schema')).text);
+  // where each entity's files are, across the folders and naming schemes (docs/entity-map.md)
+  files.set(ENTITY_MAP_FILE, entityMapMarkdown(projectRoot, model, sources));
   const stats = `${Object.keys(model.entities).length} entities, ${Object.keys(model.codeTables).length} code tables, ${Object.keys(model.rules).length} rules, ${model.screens.length} screens, ${Object.keys(catalogues['en-US']).length} messages`;
   return { errors: [], model, catalogues, files, stats };
 }

@@ -1,10 +1,12 @@
-/** Settings from the environment (README "Environment"), with the documented defaults. */
+/** Settings from the environment, checked against the schema of server/env-schema.ts (docs/environment.md lists it). */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { isPostgresUrl, type DbTarget } from './db/open.ts';
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { DbTarget } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { normalisePublicUrl } from './mail/public-url.ts';
+import { ENV_VARIABLES, envJsonSchema } from './env-schema.ts';
 
 export interface Config {
   port: number;
@@ -56,55 +58,79 @@ export async function resolveSecret(config: Pick<Config, 'jwtSecret' | 'database
   return (await db.get<{ value: string }>(`SELECT value FROM _settings WHERE name = 'jwt_secret'`))!.value;
 }
 
+/** The environment as the schema reads it: each variable coerced to its type, defaults applied. */
+interface Env {
+  PORT: number;
+  HOST: string;
+  PORTAL_DB: string;
+  DATABASE_URL?: string;
+  PORTAL_WORKERS: number;
+  PORTAL_SEED: 'demo' | 'none';
+  JWT_SECRET?: string;
+  PORTAL_PUBLIC_URL?: string;
+  SMTP_URL?: string;
+  SMTP_ALLOW_PLAINTEXT: 'true' | 'false';
+  PORTAL_MAIL_DIR?: string;
+  PORTAL_MAIL_FROM?: string;
+  PORTAL_OUTBOX: 'on' | 'off';
+  PORTAL_OUTBOX_INTERVAL_MS: number;
+  PORTAL_METRICS_TOKEN?: string;
+  PORTAL_DRAIN_MS: number;
+  PORTAL_TRUST_REQUEST_ID: 'on' | 'off';
+}
+
+let checkEnv: ValidateFunction | undefined;
+
+/**
+ * The environment checked against server/env-schema.ts: every variable it lists, an empty value
+ * counting as unset. Throws one sentence per wrong variable, naming it and what it must be (and the
+ * value it got, unless the variable is a secret).
+ */
+export function readEnv(env: NodeJS.ProcessEnv): Env {
+  checkEnv ??= new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: true }).compile(envJsonSchema());
+  const values: Record<string, unknown> = {};
+  for (const name of Object.keys(ENV_VARIABLES)) if (env[name]) values[name] = env[name];
+  if (checkEnv(values)) return values as unknown as Env;
+  const wrong = [...new Set((checkEnv.errors ?? []).map((e) => e.instancePath.slice(1)))];
+  throw new Error(
+    wrong
+      .map((name) => {
+        const v = ENV_VARIABLES[name]!;
+        return `${name} must be ${v.expected}${v.secret ? '' : `, not "${env[name]}"`}`;
+      })
+      .join('; '),
+  );
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const url = env.DATABASE_URL;
-  if (url && !isPostgresUrl(url)) throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
-  const dbFile = resolve(env.PORTAL_DB ?? 'data/portal.db');
+  const e = readEnv(env);
+  const url = e.DATABASE_URL;
+  const dbFile = resolve(e.PORTAL_DB);
   const database: DbTarget = url ? { url } : { file: dbFile };
-  const seed = env.PORTAL_SEED ?? 'demo';
-  if (seed !== 'demo' && seed !== 'none') throw new Error(`PORTAL_SEED must be "demo" or "none", not "${seed}"`);
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not "${env.PORT}"`);
-  const workers = Number(env.PORTAL_WORKERS ?? 1);
-  if (!Number.isInteger(workers) || workers < 1 || workers > 64)
-    throw new Error(`PORTAL_WORKERS must be a whole number from 1 to 64, not "${env.PORTAL_WORKERS}"`);
-  const host = env.HOST ?? '127.0.0.1';
+  const { PORT: port, PORTAL_WORKERS: workers, PORTAL_SEED: seed } = e;
+  const host = e.HOST;
   // links in mails never come from a request's Host header (it can be forged): configuration, or
   // for a development machine the address the server listens on
   const localHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const publicUrl = normalisePublicUrl(env.PORTAL_PUBLIC_URL || `http://${localHost}:${port}`);
-  const smtpUrl = env.SMTP_URL || undefined;
-  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
-  const plaintext = env.SMTP_ALLOW_PLAINTEXT ?? 'false';
-  if (plaintext !== 'true' && plaintext !== 'false') throw new Error(`SMTP_ALLOW_PLAINTEXT must be "true" or "false", not "${plaintext}"`);
-  const outboxSwitch = env.PORTAL_OUTBOX ?? 'on';
-  if (outboxSwitch !== 'on' && outboxSwitch !== 'off') throw new Error(`PORTAL_OUTBOX must be "on" or "off", not "${env.PORTAL_OUTBOX}"`);
-  const intervalMs = Number(env.PORTAL_OUTBOX_INTERVAL_MS ?? 2000);
-  if (!Number.isInteger(intervalMs) || intervalMs < 50 || intervalMs > 3_600_000)
-    throw new Error(`PORTAL_OUTBOX_INTERVAL_MS must be a whole number of milliseconds from 50 to 3600000, not "${env.PORTAL_OUTBOX_INTERVAL_MS}"`);
-  const drainMs = Number(env.PORTAL_DRAIN_MS ?? 3000);
-  if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs > 120_000)
-    throw new Error(`PORTAL_DRAIN_MS must be a whole number of milliseconds from 0 to 120000, not "${env.PORTAL_DRAIN_MS}"`);
-  const metricsToken = env.PORTAL_METRICS_TOKEN || undefined;
-  if (metricsToken && metricsToken.length < 16) throw new Error('PORTAL_METRICS_TOKEN must be at least 16 characters');
-  const trust = env.PORTAL_TRUST_REQUEST_ID ?? 'off';
-  if (trust !== 'on' && trust !== 'off') throw new Error(`PORTAL_TRUST_REQUEST_ID must be "on" or "off", not "${trust}"`);
+  const publicUrl = normalisePublicUrl(e.PORTAL_PUBLIC_URL || `http://${localHost}:${port}`);
+  const smtpUrl = e.SMTP_URL;
+  const metricsToken = e.PORTAL_METRICS_TOKEN;
   return {
     port,
     host,
     database,
     seed,
-    jwtSecret: env.JWT_SECRET ? checkSecret(env.JWT_SECRET) : undefined,
+    jwtSecret: e.JWT_SECRET,
     filesDir: url ? null : join(dirname(dbFile), 'files'),
     workers,
     publicUrl,
     mail: {
       ...(smtpUrl ? { smtpUrl } : {}),
-      ...(plaintext === 'true' ? { smtpAllowPlaintext: true } : {}),
-      ...(env.PORTAL_MAIL_DIR ? { dir: resolve(env.PORTAL_MAIL_DIR) } : {}),
-      ...(env.PORTAL_MAIL_FROM ? { from: env.PORTAL_MAIL_FROM } : {}),
+      ...(e.SMTP_ALLOW_PLAINTEXT === 'true' ? { smtpAllowPlaintext: true } : {}),
+      ...(e.PORTAL_MAIL_DIR ? { dir: resolve(e.PORTAL_MAIL_DIR) } : {}),
+      ...(e.PORTAL_MAIL_FROM ? { from: e.PORTAL_MAIL_FROM } : {}),
     },
-    outbox: { enabled: outboxSwitch === 'on', intervalMs },
-    ops: { drainMs, trustRequestId: trust === 'on', ...(metricsToken ? { metricsToken } : {}) },
+    outbox: { enabled: e.PORTAL_OUTBOX === 'on', intervalMs: e.PORTAL_OUTBOX_INTERVAL_MS },
+    ops: { drainMs: e.PORTAL_DRAIN_MS, trustRequestId: e.PORTAL_TRUST_REQUEST_ID === 'on', ...(metricsToken ? { metricsToken } : {}) },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * npm start: the portal on one port: API and built admin, same origin. Reads the environment
- * (README "Environment"); on first start creates the tables and fills them with demo data.
+ * (docs/environment.md); on first start creates the tables and fills them with demo data.
  *
  * PORTAL_WORKERS=N (N > 1) runs N server processes on the one port (node's cluster module: the
  * primary accepts connections and hands them round). The primary prepares the database once
@@ -44,7 +44,7 @@ async function serve(config: Config, secret: string): Promise<void> {
     publicUrl: config.publicUrl,
     // the primary (or this single process) has migrated already
     migrate: false,
-    // every serving process sends outbox messages; endpoints come from the environment (README "Environment")
+    // every serving process sends outbox messages; endpoints come from the environment (docs/environment.md)
     outbox: config.outbox,
     // secrets never reach the log, whatever a serializer adds later (prepare.ts)
     logger: loggerOptions(),
@@ -77,7 +77,7 @@ try {
   try {
     config = loadConfig();
   } catch (err) {
-    throw new StartupError(`${(err as Error).message} (README "Environment" lists the settings).`);
+    throw new StartupError(`${(err as Error).message} (docs/environment.md lists the settings).`);
   }
   checkMetadata(projectRoot(), generatedHash(projectRoot()));
 } catch (err) {

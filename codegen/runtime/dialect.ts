@@ -4,6 +4,11 @@
  * SQLite is the embedded default; PostgreSQL serves several stateless server processes over one
  * database. Engine code writes its SQL with `?` placeholders and the few words below; nothing
  * outside this module writes a dialect-specific word.
+ *
+ * Why not a query builder (knex, kysely): every statement is composed at run time from metadata
+ * (tables, columns, filters, scopes), where a builder's compile-time types do not help, and the
+ * words that differ between the two databases are few enough to keep in one reviewed file
+ * (docs/adr/0009-sql-dialect-not-query-builder.md).
  */
 import { homeTables } from './home-tables.ts';
 import { createHash } from 'node:crypto';

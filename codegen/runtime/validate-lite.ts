@@ -5,6 +5,10 @@
  * field-schema.ts generates and answers the SAME FieldErrors (same field, same message key, same
  * placeholder values) as SchemaValidator, so a form refuses exactly what the server would refuse.
  *
+ * Why not ajv's standalone mode (schemas compiled to modules at build time, no eval): the admin gets
+ * the schemas as data from GET /api/meta after login (admin/src/providers/sessionMetadata.ts), so that
+ * the public bundle carries no entity; compiled validators would have to ship in that bundle.
+ *
  * "Same" includes which error wins when a field breaks several keywords: SchemaValidator keeps the
  * first ajv error per field, so the evaluation order below mirrors ajv 8's generated code:
  *   1. an up-front type check, unless the schema has a single type whose keyword group is used

@@ -79,7 +79,7 @@ function queryable(client: Client, before?: () => void): Queryable {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** How often a transaction that lost a serialization race or a deadlock is run again. */
+/** How often a transaction is run in all: the first run, and up to 4 more after a lost serialization race or deadlock. */
 const MAX_ATTEMPTS = 5;
 /** Exports reading at once, each on a pooled connection of its own. */
 export const MAX_SNAPSHOTS = 4;

@@ -38,8 +38,10 @@ export function assertWarehouseAllows(e: CompiledEntity, p: Principal): void {
 }
 
 /**
- * The SQL condition limiting `alias` to the rows the caller may touch for `op`, or null when the
- * operation is not granted at all. `grantWhere` is the grant's own condition (action grants use it).
+ * The SQL condition limiting `alias` to the rows the caller may touch under `grant` (an operation's
+ * or an action's grant for the caller's profile), or null when there is no grant. The grant's own
+ * `where` is part of it; `supplierFields` narrows the supplier scope (an action's acting supplier);
+ * `depth` counts the parents followed for a child's scope.
  */
 export function scopeOf(
   meta: CompiledMetadata,

@@ -14,7 +14,7 @@ import { buildCards, renderDeliveryCards, type DeliveryCard, type DeliveryCardLi
 const num = (v: number | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
 
 /**
- * The quantity a card carries: that of the shipment it goes with (README "Decisions"). While
+ * The quantity a card carries: that of the shipment it goes with (docs/adr/0037-delivery-cards-and-shipments.md). While
  * something is still unsent, the confirmed this-shipment quantity, but never more than is unsent
  * (after a partial shipment the next shipment takes at most the rest); once the line is fully
  * shipped, a reprint carries the last shipment's quantity.

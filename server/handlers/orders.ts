@@ -34,7 +34,7 @@ export const confirm: ActionHandler<Order, OrderConfirmInput, OrderConfirmRecord
  * unsent quantity; a quantity sent once for all applies to lines without their own). Partial
  * shipments accumulate; the line becomes shipped only when nothing is left to send, otherwise it
  * stays confirmed (and stays on the ship list). A shipment may exceed the confirmed this-shipment
- * quantity, never the unsent quantity (README "Decisions"). If any line cannot take its quantity,
+ * quantity, never the unsent quantity (docs/adr/0037-delivery-cards-and-shipments.md). If any line cannot take its quantity,
  * nothing ships and the error names every line at fault (order / item / part) with what it can
  * still take. Since shipQty never exceeds orderQty - shippedQty, shippedQty stays within orderQty
  * and unsentQty at or above 0: both inside the ranges their fields declare.

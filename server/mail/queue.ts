@@ -3,6 +3,8 @@
  * that causes it (an account created, unlocked, a password reset requested). The row waits in the
  * private `_mail_queue` table until the mail sender (sender.ts) renders the account's template in
  * the account's language and delivers it; a rolled-back change leaves no row, so nothing is sent.
+ * Why not a job-queue library (pg-boss, graphile-worker): they need PostgreSQL, and SQLite is the
+ * embedded default; one table and one claim statement per dialect do the job on both.
  *
  * The templates are metadata (metadata/mail.json). A call that does not fit its template (a
  * placeholder missing, or one the template does not declare) is a programming error: it throws,

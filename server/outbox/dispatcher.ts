@@ -2,6 +2,10 @@
  * The outbox dispatcher: every server process runs one (off in tests unless asked for), and any
  * number of them may work on one database at once.
  *
+ * Why not a job-queue library (pg-boss, graphile-worker): they run on PostgreSQL only, and SQLite is
+ * the embedded default; the messages are rows of an ordinary entity (the interface log, its screen
+ * and access rules are metadata), written in the action's own transaction.
+ *
  * One pass, per declared interface:
  *  1. no endpoint configured here: its waiting messages are marked "no endpoint configured"
  *     (status unconfigured) and stay in the queue, and the process log names the variables to set;

@@ -106,7 +106,7 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
         const fields = leanFields(e, screen, req.principal);
         if (engine.d.name === 'sqlite') {
           // SQLite writes the page's JSON itself (engine/list-json.ts): the bytes the records would
-          // make through the response schema, for about a sixth less CPU (README "Performance").
+          // make through the response schema, for about a sixth less CPU (docs/performance.md).
           // A string with a JSON content type is sent as it is.
           const j = await listJson(engine, req.principal, e, query, fields);
           reply.header('content-range', jsonContentRange(e.resource, j)).header('content-type', 'application/json; charset=utf-8');

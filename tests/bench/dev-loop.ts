@@ -1,5 +1,5 @@
 /**
- * npx tsx tests/bench/dev-loop.ts: how long the README's "Adding a screen" example takes in
+ * npx tsx tests/bench/dev-loop.ts: how long the example of docs/adding-a-screen.md takes in
  * `npm run dev`, from saving the files to the screen in the browser. In a copy of the project
  * (tests/support/project-copy.ts), the dev loop starts on free ports; Chromium logs in as sup01;
  * then the entity file and its two catalogues are written (the fixture of tests/codegen/fixtures)

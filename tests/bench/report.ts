@@ -169,7 +169,7 @@ export function evaluateTargets(r: BenchResults): Target[] {
   return t;
 }
 
-/** The previous list page's server CPU per request (SQLite, one process, README "Performance"). */
+/** The previous list page's server CPU per request (SQLite, one process, docs/performance.md). */
 export const PREVIOUS_LIST_CPU_MS = 6.1;
 /**
  * The in-process floor's CPU per call in that same run (raw better-sqlite3 + JSON.stringify): code

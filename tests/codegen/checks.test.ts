@@ -207,7 +207,7 @@ describe('codegen output', () => {
 });
 
 describe('adding a plain entity and its screen', () => {
-  it('is one metadata file plus its translations (the README example)', async () => {
+  it('is one metadata file plus its translations (the example of docs/adding-a-screen.md)', async () => {
     const file = JSON.parse(readFileSync(join(ROOT, 'tests/codegen/fixtures/supplier-contact.json'), 'utf8'));
     writeFileSync(join(m.dir, 'metadata/entities/supplier-contact.json'), JSON.stringify(file));
     const tr = JSON.parse(readFileSync(join(ROOT, 'tests/codegen/fixtures/supplier-contact.i18n.json'), 'utf8'));

@@ -1,5 +1,5 @@
 /**
- * "One metadata file plus its translations" end to end: in a copy of the project, the README's
+ * "One metadata file plus its translations" end to end: in a copy of the project, docs/adding-a-screen.md's
  * example entity (supplier contacts: its own code table, an action, a list screen; the fixture in
  * tests/codegen/fixtures) is added as one entity file and its two catalogues, codegen runs, and the
  * generated tests that loop over every entity run against it, unchanged: the access matrix (rows

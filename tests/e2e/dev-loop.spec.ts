@@ -5,7 +5,7 @@
  * it, the page swaps the texts of a label-only edit in place, and the screen definitions of a new
  * column in place too: the filter typed before is kept), and a server that is down for a while (a broken server file) makes the
  * page wait and carry on with the same session once it is back.
- * The time from the edit to the new label on screen is printed (README "Adding a screen").
+ * The time from the edit to the new label on screen is printed (docs/adding-a-screen.md).
  * On PostgreSQL (npm run test:e2e:pg: E2E_DATABASE_URL set) the dev loop gets a database of its own
  * on the same server.
  */

@@ -2,7 +2,7 @@
  * The delivery-card confirm dialog's server side: confirming several released lines, each with its
  * own this-shipment quantity, and printing their cards in the same step; reprinting a fully shipped
  * line; the quantity a card carries after a partial shipment; a shipment larger than the confirmed
- * this-shipment quantity (README "Decisions").
+ * this-shipment quantity (docs/adr/0037-delivery-cards-and-shipments.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';

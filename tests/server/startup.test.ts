@@ -67,7 +67,7 @@ describe('a start that cannot succeed', () => {
   it('a bad setting: the setting, its value and where the settings are explained', async () => {
     const r = await start({ PORT: 'eighty' });
     expect(r.code).toBe(1);
-    expectParagraph(r.stderr, /^\nPORT must be a port number, not "eighty" \(README "Environment" lists the settings\)\.\n\n$/);
+    expectParagraph(r.stderr, /^\nPORT must be a port number, not "eighty" \(docs\/environment\.md lists the settings\)\.\n\n$/);
   });
 
   it('a refused migration: the table, entity, field, file and the migration that would allow it', async () => {

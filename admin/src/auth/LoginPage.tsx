@@ -176,124 +176,170 @@ export function LoginPage() {
       </Typography>
       <Box component="form" noValidate onSubmit={(e) => void (mfa ? submitCode(e) : submit(e))} data-testid="login-form" data-step={mfa ? 'code' : 'password'}>
         {mfa ? (
-          <Box data-testid="login-mfa">
-            <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-              {translate('shell.totp.title')}
-            </Typography>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-              {translate('shell.login.codeHint')}
-            </Typography>
-            <TextField
-              label={translate('shell.login.code')}
-              name="code"
-              value={code}
-              onChange={(e) => {
-                setCode(e.target.value);
-                setCodeError(undefined);
-              }}
-              error={!!codeError}
-              helperText={codeError ?? ' '}
-              autoComplete="one-time-code"
-              autoFocus
-              fullWidth
-              variant="outlined"
-              required
-              slotProps={{ htmlInput: { 'data-testid': 'login-code', maxLength: 64, spellCheck: false, autoCapitalize: 'off' } }}
-            />
-          </Box>
+          <LoginCodeStep
+            code={code}
+            error={codeError}
+            onChange={(value) => {
+              setCode(value);
+              setCodeError(undefined);
+            }}
+          />
         ) : (
-          <>
-            <TextField
-              label={translate('field.account.userId')}
-              name="username"
-              value={values.username}
-              onChange={(e) => set('username', e.target.value)}
-              error={!!errors.username}
-              helperText={errors.username ?? ' '}
-              autoComplete="username"
-              autoFocus={!values.username}
-              variant="outlined"
-              required
-              slotProps={{ htmlInput: { 'data-testid': 'login-username', maxLength: 30 } }}
-            />
-            <TextField
-              label={translate('shell.login.password')}
-              name="password"
-              type="password"
-              value={values.password}
-              onChange={(e) => set('password', e.target.value)}
-              error={!!errors.password}
-              helperText={errors.password ?? ' '}
-              autoComplete="current-password"
-              autoFocus={!!values.username}
-              variant="outlined"
-              required
-              slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
-            />
-            <TextField
-              select
-              label={translate('shell.login.warehouse')}
-              name="warehouse"
-              value={warehouses.some((w) => w.code === values.warehouse) ? values.warehouse : ''}
-              onChange={(e) => set('warehouse', e.target.value)}
-              error={!!errors.warehouse}
-              helperText={errors.warehouse ?? ' '}
-              variant="outlined"
-              required
-              disabled={loadingWarehouses}
-              slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-warehouse' } as object } }}
-            >
-              {warehouses.map((w) => (
-                <MenuItem key={w.code} value={w.code} data-testid={`login-warehouse-${w.code}`}>
-                  {warehouseLabel(w, locale)}
-                </MenuItem>
-              ))}
-            </TextField>
-          </>
+          <LoginPasswordStep values={values} errors={errors} warehouses={warehouses} loadingWarehouses={loadingWarehouses} locale={locale} set={set} />
         )}
-        <TextField
-          select
-          label={translate('shell.login.language')}
-          name="language"
-          value={locale}
-          onChange={(e) => setLocale(e.target.value)}
-          variant="outlined"
-          helperText=" "
-          slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-language' } as object } }}
-        >
-          {SUPPORTED.map((l) => (
-            <MenuItem key={l} value={l} data-testid={`login-language-${l}`}>
-              {LOCALE_NAMES[l]}
-            </MenuItem>
-          ))}
-        </TextField>
-        {mfa ? (
-          <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
-            <BusySubmitButton busy={busy} testId="login-code-submit">
-              {translate('shell.login.verify')}
-            </BusySubmitButton>
-            <Button type="button" variant="outlined" size="large" fullWidth onClick={backToPassword} data-testid="login-code-back">
-              {translate('shell.login.back')}
-            </Button>
-          </Stack>
-        ) : (
-          <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
-            <BusySubmitButton busy={busy} testId="login-submit">
-              {translate('shell.login.submit')}
-            </BusySubmitButton>
-            <Button type="button" variant="outlined" size="large" fullWidth onClick={reset} data-testid="login-reset">
-              {translate('shell.login.reset')}
-            </Button>
-          </Stack>
-        )}
-        {!mfa && FORGOT_PASSWORD_SCREEN && (
-          <Box sx={{ mt: 2, textAlign: 'right' }}>
-            <Link component={RouterLink} to={FORGOT_PASSWORD_SCREEN.path} underline="hover" data-testid="login-forgot">
-              {translate('shell.login.forgotPassword')}
-            </Link>
-          </Box>
-        )}
+        <LanguageSelect locale={locale} setLocale={setLocale} />
+        <LoginButtons codeStep={!!mfa} busy={busy} onBack={backToPassword} onReset={reset} />
       </Box>
     </AuthFrame>
+  );
+}
+
+/** The second step of a login with two-step verification: a code of the authenticator app (or a recovery code). */
+function LoginCodeStep({ code, error, onChange }: { code: string; error: string | undefined; onChange: (value: string) => void }) {
+  const translate = useTranslate();
+  return (
+    <Box data-testid="login-mfa">
+      <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+        {translate('shell.totp.title')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {translate('shell.login.codeHint')}
+      </Typography>
+      <TextField
+        label={translate('shell.login.code')}
+        name="code"
+        value={code}
+        onChange={(e) => onChange(e.target.value)}
+        error={!!error}
+        helperText={error ?? ' '}
+        autoComplete="one-time-code"
+        autoFocus
+        fullWidth
+        variant="outlined"
+        required
+        slotProps={{ htmlInput: { 'data-testid': 'login-code', maxLength: 64, spellCheck: false, autoCapitalize: 'off' } }}
+      />
+    </Box>
+  );
+}
+
+/** The first step: user ID, password and warehouse. */
+function LoginPasswordStep(props: {
+  values: Draft;
+  errors: Errors;
+  warehouses: ReturnType<typeof useWarehouses>['warehouses'];
+  loadingWarehouses: boolean;
+  locale: string;
+  set: (k: keyof Draft, v: string) => void;
+}) {
+  const { values, errors, warehouses, loadingWarehouses, locale, set } = props;
+  const translate = useTranslate();
+  return (
+    <>
+      <TextField
+        label={translate('field.account.userId')}
+        name="username"
+        value={values.username}
+        onChange={(e) => set('username', e.target.value)}
+        error={!!errors.username}
+        helperText={errors.username ?? ' '}
+        autoComplete="username"
+        autoFocus={!values.username}
+        variant="outlined"
+        required
+        slotProps={{ htmlInput: { 'data-testid': 'login-username', maxLength: 30 } }}
+      />
+      <TextField
+        label={translate('shell.login.password')}
+        name="password"
+        type="password"
+        value={values.password}
+        onChange={(e) => set('password', e.target.value)}
+        error={!!errors.password}
+        helperText={errors.password ?? ' '}
+        autoComplete="current-password"
+        autoFocus={!!values.username}
+        variant="outlined"
+        required
+        slotProps={{ htmlInput: { 'data-testid': 'login-password' } }}
+      />
+      <TextField
+        select
+        label={translate('shell.login.warehouse')}
+        name="warehouse"
+        value={warehouses.some((w) => w.code === values.warehouse) ? values.warehouse : ''}
+        onChange={(e) => set('warehouse', e.target.value)}
+        error={!!errors.warehouse}
+        helperText={errors.warehouse ?? ' '}
+        variant="outlined"
+        required
+        disabled={loadingWarehouses}
+        slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-warehouse' } as object } }}
+      >
+        {warehouses.map((w) => (
+          <MenuItem key={w.code} value={w.code} data-testid={`login-warehouse-${w.code}`}>
+            {warehouseLabel(w, locale)}
+          </MenuItem>
+        ))}
+      </TextField>
+    </>
+  );
+}
+
+/** The language of the page (and of the session it starts). */
+function LanguageSelect({ locale, setLocale }: { locale: string; setLocale: (l: string) => void }) {
+  const translate = useTranslate();
+  return (
+    <TextField
+      select
+      label={translate('shell.login.language')}
+      name="language"
+      value={locale}
+      onChange={(e) => setLocale(e.target.value)}
+      variant="outlined"
+      helperText=" "
+      slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'login-language' } as object } }}
+    >
+      {SUPPORTED.map((l) => (
+        <MenuItem key={l} value={l} data-testid={`login-language-${l}`}>
+          {LOCALE_NAMES[l]}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** Submit and back (code step) or submit and reset (password step), and the way to a forgotten password. */
+function LoginButtons({ codeStep, busy, onBack, onReset }: { codeStep: boolean; busy: boolean; onBack: () => void; onReset: () => void }) {
+  const translate = useTranslate();
+  return (
+    <>
+      {codeStep ? (
+        <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
+          <BusySubmitButton busy={busy} testId="login-code-submit">
+            {translate('shell.login.verify')}
+          </BusySubmitButton>
+          <Button type="button" variant="outlined" size="large" fullWidth onClick={onBack} data-testid="login-code-back">
+            {translate('shell.login.back')}
+          </Button>
+        </Stack>
+      ) : (
+        <Stack direction="row" spacing={2} sx={{ mt: 1 }}>
+          <BusySubmitButton busy={busy} testId="login-submit">
+            {translate('shell.login.submit')}
+          </BusySubmitButton>
+          <Button type="button" variant="outlined" size="large" fullWidth onClick={onReset} data-testid="login-reset">
+            {translate('shell.login.reset')}
+          </Button>
+        </Stack>
+      )}
+      {!codeStep && FORGOT_PASSWORD_SCREEN && (
+        <Box sx={{ mt: 2, textAlign: 'right' }}>
+          <Link component={RouterLink} to={FORGOT_PASSWORD_SCREEN.path} underline="hover" data-testid="login-forgot">
+            {translate('shell.login.forgotPassword')}
+          </Link>
+        </Box>
+      )}
+    </>
   );
 }

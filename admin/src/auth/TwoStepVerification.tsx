@@ -17,7 +17,8 @@ import { fetchSession } from '../providers/authProvider.ts';
 import { legacyPost, type ServerErrorBody } from '../providers/httpClient.ts';
 import { SESSION_QUERY_KEY } from '../providers/hooks.ts';
 import { formatDateTime } from '../screens/format.ts';
-import { groupSecret, mfaEvents, mfaOf, useMfaEnrolmentRequired, type UserMfa } from './mfa.ts';
+import { mfaEvents, mfaOf, useMfaEnrolmentRequired, type UserMfa } from './mfa.ts';
+import { TotpPasswordStep, TotpRecoveryCodes, TotpScanStep, mono, type Enrolment } from './TotpEnrolSteps.tsx';
 
 type FieldErrors = Record<string, string | undefined>;
 
@@ -35,7 +36,15 @@ function useReloadSession() {
   };
 }
 
-const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' } as const;
+/** True when the text went to the clipboard (the recovery codes are on screen to write down anyway). */
+async function copyToClipboard(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The section of the personal-info dialog. */
 export function TwoStepSection({ mfa, onChanged }: { mfa: UserMfa | null; onChanged: (m: UserMfa | null) => void }) {
@@ -83,11 +92,6 @@ export function TwoStepSection({ mfa, onChanged }: { mfa: UserMfa | null; onChan
   );
 }
 
-interface Enrolment {
-  secret: string;
-  uri: string;
-  qrCode: string;
-}
 type Step = 'password' | 'scan' | 'codes';
 
 /**
@@ -107,7 +111,6 @@ export function TotpEnrolDialog({
 }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const logout = useLogout();
   const reloadSession = useReloadSession();
   const [step, setStep] = useState<Step>('password');
   const [password, setPassword] = useState('');
@@ -176,12 +179,7 @@ export function TotpEnrolDialog({
   };
 
   const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(recoveryCodes.join('\n'));
-      setCopied(true);
-    } catch {
-      /* the codes are on screen to write down */
-    }
+    if (await copyToClipboard(recoveryCodes.join('\n'))) setCopied(true);
   };
 
   const done = () => {
@@ -211,138 +209,92 @@ export function TotpEnrolDialog({
           </Alert>
         )}
         {step === 'password' && (
-          <Box component="form" noValidate onSubmit={(e) => void startSetup(e)}>
-            <Typography variant="body2" sx={{ mb: 1 }}>
-              {translate('shell.totp.passwordStep')}
-            </Typography>
-            <TextField
-              label={translate('shell.login.password')}
-              type="password"
-              value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-                setErrors({});
-              }}
-              error={!!errors.password}
-              helperText={errors.password ? translate(errors.password, { _: errors.password }) : ' '}
-              autoComplete="current-password"
-              autoFocus
-              fullWidth
-              margin="dense"
-              slotProps={{ htmlInput: { 'data-testid': 'totp-password', maxLength: 200 } }}
-            />
-          </Box>
+          <TotpPasswordStep
+            password={password}
+            error={errors.password}
+            onChange={(value) => {
+              setPassword(value);
+              setErrors({});
+            }}
+            onSubmit={(e) => void startSetup(e)}
+          />
         )}
         {step === 'scan' && enrolment && (
-          <Box component="form" noValidate onSubmit={(e) => void confirm(e)}>
-            <Typography variant="body2" sx={{ mb: 1.5 }}>
-              {translate('shell.totp.scan')}
-            </Typography>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { xs: 'center', sm: 'flex-start' } }}>
-              <Box
-                component="img"
-                src={enrolment.qrCode}
-                alt={translate('shell.totp.qrAlt')}
-                data-testid="totp-qr"
-                sx={{ width: 180, height: 180, flex: 'none', border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff' }}
-              />
-              <Box sx={{ minWidth: 0, flex: 1 }}>
-                <Typography variant="caption" color="text.secondary">
-                  {translate('shell.totp.secret')}
-                </Typography>
-                <Typography data-testid="totp-secret" sx={{ ...mono, fontSize: 15, fontWeight: 600, wordBreak: 'break-all', userSelect: 'all', mb: 1 }}>
-                  {groupSecret(enrolment.secret)}
-                </Typography>
-                <Typography variant="caption" color="text.secondary">
-                  {translate('shell.totp.uri')}
-                </Typography>
-                <Typography data-testid="totp-uri" sx={{ ...mono, fontSize: 12, wordBreak: 'break-all', userSelect: 'all' }}>
-                  {enrolment.uri}
-                </Typography>
-              </Box>
-            </Stack>
-            <TextField
-              label={translate('shell.totp.code')}
-              value={code}
-              onChange={(e) => {
-                setCode(e.target.value);
-                setErrors({});
-              }}
-              error={!!errors.code}
-              helperText={errors.code ? translate(errors.code, { _: errors.code }) : ' '}
-              autoComplete="one-time-code"
-              autoFocus
-              margin="dense"
-              sx={{ mt: 2, width: 220 }}
-              slotProps={{ htmlInput: { 'data-testid': 'totp-code', inputMode: 'numeric', maxLength: 7, style: { ...mono, letterSpacing: 2 } } }}
-            />
-          </Box>
+          <TotpScanStep
+            enrolment={enrolment}
+            code={code}
+            error={errors.code}
+            onChange={(value) => {
+              setCode(value);
+              setErrors({});
+            }}
+            onSubmit={(e) => void confirm(e)}
+          />
         )}
-        {step === 'codes' && (
-          <Box>
-            <Typography variant="subtitle2">{translate('shell.totp.recoveryTitle')}</Typography>
-            <Alert severity="info" sx={{ my: 1 }}>
-              {translate('shell.totp.recoveryHint')}
-            </Alert>
-            <Box
-              component="ol"
-              data-testid="totp-recovery-codes"
-              sx={{
-                ...mono,
-                fontSize: 13,
-                lineHeight: 1.9,
-                whiteSpace: 'nowrap',
-                columns: { xs: 1, sm: 2 },
-                m: 0,
-                pl: 4.5,
-                py: 1,
-                bgcolor: 'action.hover',
-                borderRadius: 1,
-              }}
-            >
-              {recoveryCodes.map((c) => (
-                <li key={c} data-testid="totp-recovery-code">
-                  {c}
-                </li>
-              ))}
-            </Box>
-          </Box>
-        )}
+        {step === 'codes' && <TotpRecoveryCodes codes={recoveryCodes} />}
       </DialogContent>
-      <DialogActions>
-        {step === 'codes' ? (
-          <>
-            <Button onClick={() => void copy()} data-testid="totp-copy">
-              {translate(copied ? 'shell.totp.copied' : 'shell.totp.copy')}
-            </Button>
-            <Button variant="contained" onClick={done} data-testid="totp-done">
-              {translate('shell.totp.done')}
-            </Button>
-          </>
-        ) : (
-          <>
-            {forced ? (
-              <Button onClick={() => void logout({}, '/login', false)} data-testid="totp-logout">
-                {translate('shell.userMenu.logout')}
-              </Button>
-            ) : (
-              <Button onClick={onClose} data-testid="totp-cancel">
-                {translate('shell.totp.cancel')}
-              </Button>
-            )}
-            <Button
-              variant="contained"
-              disabled={busy}
-              startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-              onClick={() => void (step === 'password' ? startSetup() : confirm())}
-              data-testid={step === 'password' ? 'totp-next' : 'totp-confirm'}
-            >
-              {translate(step === 'password' ? 'shell.totp.next' : 'shell.totp.confirm')}
-            </Button>
-          </>
-        )}
-      </DialogActions>
+      <TotpEnrolActions
+        step={step}
+        forced={forced}
+        busy={busy}
+        copied={copied}
+        onCopy={() => void copy()}
+        onDone={done}
+        onCancel={onClose}
+        onNext={() => void (step === 'password' ? startSetup() : confirm())}
+      />
     </Dialog>
+  );
+}
+
+/** The enrolment dialog's buttons: cancel (or log out, when forced) and next or confirm; copy and done with the recovery codes. */
+function TotpEnrolActions(props: {
+  step: Step;
+  forced: boolean;
+  busy: boolean;
+  copied: boolean;
+  onCopy: () => void;
+  onDone: () => void;
+  onCancel: () => void;
+  onNext: () => void;
+}) {
+  const { step, forced, busy, copied } = props;
+  const translate = useTranslate();
+  const logout = useLogout();
+  return (
+    <DialogActions>
+      {step === 'codes' ? (
+        <>
+          <Button onClick={props.onCopy} data-testid="totp-copy">
+            {translate(copied ? 'shell.totp.copied' : 'shell.totp.copy')}
+          </Button>
+          <Button variant="contained" onClick={props.onDone} data-testid="totp-done">
+            {translate('shell.totp.done')}
+          </Button>
+        </>
+      ) : (
+        <>
+          {forced ? (
+            <Button onClick={() => void logout({}, '/login', false)} data-testid="totp-logout">
+              {translate('shell.userMenu.logout')}
+            </Button>
+          ) : (
+            <Button onClick={props.onCancel} data-testid="totp-cancel">
+              {translate('shell.totp.cancel')}
+            </Button>
+          )}
+          <Button
+            variant="contained"
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+            onClick={props.onNext}
+            data-testid={step === 'password' ? 'totp-next' : 'totp-confirm'}
+          >
+            {translate(step === 'password' ? 'shell.totp.next' : 'shell.totp.confirm')}
+          </Button>
+        </>
+      )}
+    </DialogActions>
   );
 }
 
