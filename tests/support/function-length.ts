@@ -27,7 +27,6 @@ const KNOWN_LONG: Record<string, string> = {
   'admin/src/screens/table/LeanTable.tsx LeanTable': 'issue 21 splits it into hooks and parts',
   'admin/src/screens/list/FilterBar.tsx FilterBar': 'issue 21 splits it into hooks and parts',
   'admin/src/screens/list/ListScreen.tsx ListBody': 'issue 21 (mobile mode) reworks the list screen; split it after that merge',
-  'codegen/compile/inbound.ts compileInbound': 'issue 19 changes inbound interfaces; split it after that merge',
 };
 
 export interface LongFunction {
