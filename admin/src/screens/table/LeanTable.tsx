@@ -97,11 +97,20 @@ export interface LeanTableProps {
   /** accessible names of the row and header check boxes, in the user's language */
   selectRowLabel?: string;
   selectAllLabel?: string;
+  /**
+   * the spec's mobile mode (a phone): the identifier (`fit`) columns come first so they are in view,
+   * and the operation column is not pinned (no room beside them): the table scrolls sideways to it
+   */
+  compact?: boolean;
 }
 
+/** The identifier columns first, the others in their order (the compact table of a phone). */
+const identifiersFirst = (columns: readonly LeanColumn[]): readonly LeanColumn[] => [...columns.filter((c) => c.fit), ...columns.filter((c) => !c.fit)];
+
 export function LeanTable(props: LeanTableProps): ReactElement {
-  const { columns, rows, selectable = false, selectedIds, sort, rowActions, actionsLabel = '', actionsWidth = 160, rowNumberFrom } = props;
+  const { compact = false, rows, selectable = false, selectedIds, sort, rowActions, actionsLabel = '', actionsWidth = 160, rowNumberFrom } = props;
   const selected = useMemo(() => new Set((selectedIds ?? []).map(String)), [selectedIds]);
+  const columns = useMemo(() => (compact ? identifiersFirst(props.columns) : props.columns), [compact, props.columns]);
   const wrap = useRef<HTMLDivElement>(null);
   const showActions = !!rowActions;
   const { widths, startResize, fitColumn } = useColumnWidths(columns, rows);
@@ -131,7 +140,7 @@ export function LeanTable(props: LeanTableProps): ReactElement {
   return (
     <div
       ref={wrap}
-      className="lt-wrap"
+      className={compact ? 'lt-wrap lt-compact' : 'lt-wrap'}
       // the table scrolls: a keyboard user must be able to focus it to scroll it (WCAG 2.1.1)
       tabIndex={0}
       style={{ maxHeight: props.maxHeight ?? 'calc(100vh - 320px)', ...(props.accent ? { ['--lt-accent' as string]: props.accent } : {}) }}
