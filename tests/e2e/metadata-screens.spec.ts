@@ -24,7 +24,7 @@ import { expect, test as base, type Locator, type Page, type TestInfo } from '@p
 import type { CompiledAction, CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
 import { t } from './pages/screens.ts';
 import { screenRefusal } from '../../codegen/runtime/access-rules.ts';
-import { axeViolations, cutOffText, otherLanguage, pinnedColumnCuts, unlabelledInputs } from './metadata/checks.ts';
+import { axeViolations, cutOffText, dialogFitProblems, otherLanguage, phoneLayoutProblems, pinnedColumnCuts, unlabelledInputs } from './metadata/checks.ts';
 import {
   LOCALES,
   PERSONAS,
@@ -41,13 +41,14 @@ import {
   mayOpen,
   metadata,
   opensDialog,
+  phoneVisits,
   planVisits,
   screenActions,
   visitKey,
   type Persona,
   type Visit,
 } from './metadata/plan.ts';
-import { Session, type Rec } from './metadata/session.ts';
+import { PHONE, Session, type Rec } from './metadata/session.ts';
 
 const VISITS = planVisits();
 /** gross render budget: 3 s on CI (a machine of its own), 10 s on a shared one; E2E_RENDER_BUDGET_MS overrides */
@@ -81,6 +82,11 @@ const menuItem = (page: Page, path: string) => menu(page).locator(`[data-testid=
 /** Opens the entry's group (untimed), marks the start, clicks the entry. */
 async function clickMenuEntry(page: Page, path: string): Promise<void> {
   const item = menuItem(page, path);
+  // below the breakpoint the menu is a drawer the header's button opens
+  if ((await page.getByTestId('layout').getAttribute('data-mobile')) === 'true' && !(await menu(page).isVisible())) {
+    await page.getByTestId('sidebar-toggle').click();
+    await expect(menu(page)).toBeVisible();
+  }
   const key = await item.evaluate(
     (el) => el.closest('.MuiCollapse-root')?.closest('li')?.querySelector('[data-testid="menu-group"]')?.getAttribute('data-key') ?? null,
   );
@@ -239,7 +245,7 @@ function lapper(name: string): (phase: string, last?: boolean) => void {
 const axedDialogs = new Set<string>();
 
 /** Opens the action's dialog, checks its inputs and axe, cancels it with Escape; nothing may be sent. */
-async function checkDialog(session: Session, a: CompiledAction, open: () => Promise<void>): Promise<string[]> {
+async function checkDialog(session: Session, a: CompiledAction, open: () => Promise<void>, info?: TestInfo): Promise<string[]> {
   const { page } = session;
   const writesBefore = session.writes.length;
   await open();
@@ -255,6 +261,16 @@ async function checkDialog(session: Session, a: CompiledAction, open: () => Prom
     undefined,
     { polling: 'raf', timeout: 10_000 },
   );
+  const problems = session.phone ? await phoneDialogProblems(session, a, dialog, info) : await desktopDialogProblems(session, a, dialog);
+  await page.keyboard.press('Escape');
+  await expect(page.locator('.MuiDialog-root')).toHaveCount(0);
+  if (session.writes.length !== writesBefore) problems.push(`${a.name} dialog: cancelling sent ${session.writes.slice(writesBefore).join(', ')}`);
+  return problems;
+}
+
+/** A dialog's inputs are labelled, axe finds nothing serious, no text of the other language. */
+async function desktopDialogProblems(session: Session, a: CompiledAction, dialog: Locator): Promise<string[]> {
+  const { page } = session;
   const problems = (await unlabelledInputs(dialog)).map((x) => `${a.name} dialog: ${x}`);
   // the dialog's markup is the same for every persona: axe once per screen, action and language
   const seen = `${page.url().split('?')[0]} ${a.name} ${session.locale}`;
@@ -263,20 +279,25 @@ async function checkDialog(session: Session, a: CompiledAction, open: () => Prom
     problems.push(...(await axeViolations(page, '.MuiDialog-root')).map((x) => `${a.name} dialog, axe: ${x}`));
   }
   problems.push(...(await otherLanguage(page, session.locale, session.data)).map((x) => `${a.name} dialog, other language: ${x}`));
-  await page.keyboard.press('Escape');
-  await expect(page.locator('.MuiDialog-root')).toHaveCount(0);
-  if (session.writes.length !== writesBefore) problems.push(`${a.name} dialog: cancelling sent ${session.writes.slice(writesBefore).join(', ')}`);
   return problems;
 }
 
+/** On a phone: the dialog fits the screen, its inputs and buttons inside it (with a screenshot). */
+async function phoneDialogProblems(session: Session, a: CompiledAction, dialog: Locator, info?: TestInfo): Promise<string[]> {
+  const records = await dialog.getByTestId('action-grid-row').count();
+  const name = `${new URL(session.page.url()).pathname.slice(1).replace(/\W+/g, '-')}-${a.name}${records ? `-${records}-records` : ''}`;
+  if (info) await screenshot(session.page, info, name);
+  return (await dialogFitProblems(dialog)).map((x) => `${a.name} dialog at ${PHONE.width} px: ${x}`);
+}
+
 /** On a list screen: each dialog action on a row whose state allows it (another tab when the first holds none). */
-async function listDialogs(session: Session, s: CompiledScreen): Promise<string[]> {
+async function listDialogs(session: Session, s: CompiledScreen, info?: TestInfo): Promise<string[]> {
   const { page, persona } = session;
   const e = entityOf(s)!;
   const problems: string[] = [];
   for (const a of screenActions(s, e).filter((x) => opensDialog(x) && mayAct(e, x, persona))) {
     if (a.collection) {
-      problems.push(...(await checkDialog(session, a, () => screenRoot(page, s).getByTestId(`btn-${a.name}`).click())));
+      problems.push(...(await checkDialog(session, a, () => screenRoot(page, s).getByTestId(`btn-${a.name}`).click(), info)));
       continue;
     }
     let found: { index: number; record: Rec } | undefined;
@@ -297,7 +318,7 @@ async function listDialogs(session: Session, s: CompiledScreen): Promise<string[
       continue;
     }
     const row = await showRow(page, s, found.index, found.record.id);
-    problems.push(...(await checkDialog(session, a, () => row.getByTestId(`lean-row-action-${a.name}`).click())));
+    problems.push(...(await checkDialog(session, a, () => row.getByTestId(`lean-row-action-${a.name}`).click(), info)));
   }
   if (s.tabs.length) {
     await page.getByTestId(`tab-${s.tabs[0].key}`).click();
@@ -307,7 +328,7 @@ async function listDialogs(session: Session, s: CompiledScreen): Promise<string[
 }
 
 /** On a record screen: each dialog action on a record of the list whose state allows it. */
-async function recordDialogs(session: Session, s: CompiledScreen, candidates: Rec[]): Promise<string[]> {
+async function recordDialogs(session: Session, s: CompiledScreen, candidates: Rec[], info?: TestInfo): Promise<string[]> {
   const { page, persona } = session;
   const e = entityOf(s)!;
   const problems: string[] = [];
@@ -320,23 +341,23 @@ async function recordDialogs(session: Session, s: CompiledScreen, candidates: Re
     await goInApp(page, `${s.path}?id=${encodeURIComponent(String(r.id))}`);
     await expect(screenRoot(page, s).getByTestId(s.kind === 'show' ? 'record-detail' : 'record-form')).toBeVisible();
     await session.idle();
-    problems.push(...(await checkDialog(session, a, () => screenRoot(page, s).getByTestId(`btn-${a.name}`).click())));
+    problems.push(...(await checkDialog(session, a, () => screenRoot(page, s).getByTestId(`btn-${a.name}`).click(), info)));
   }
   return problems;
 }
 
 /* ------------------------------------------------------------------ one visit */
 
-/** Opens the screen as the visit says, checks it; returns the problems found and the render time. */
-async function checkVisit(session: Session, v: Visit): Promise<{ problems: string[]; ms: number }> {
-  const { page, persona, locale } = session;
+/**
+ * Opens the screen as the visit says (a public page by its address, logged out; a record screen
+ * from its list's first row), searches when the screen needs a condition; returns the render time
+ * and the records of the list it came from.
+ */
+async function openVisit(session: Session, v: Visit): Promise<{ ms: number; candidates: Rec[] }> {
+  const { page, locale } = session;
   const s = v.screen;
-  const lap = lapper(`${s.name} ${label(v)}`);
-  const e = entityOf(s);
-  const problems: string[] = [];
   let ms: number;
   let candidates: Rec[] = [];
-
   if (v.reach.by === 'address') {
     // a public page, nobody logged in: its address, drawn when the document carries its title
     const started = Date.now();
@@ -348,10 +369,7 @@ async function checkVisit(session: Session, v: Visit): Promise<{ problems: strin
     });
     ms = Date.now() - started;
     await session.idle();
-    lap('open');
-    problems.push(...(await pageProblems(session, s, lap)));
-    lap('done', true);
-    return { problems, ms };
+    return { ms, candidates };
   }
   if (v.reach.by === 'menu') {
     await clickMenuEntry(page, s.path);
@@ -370,9 +388,25 @@ async function checkVisit(session: Session, v: Visit): Promise<{ problems: strin
     ms = await renderedAfterStart(page, s);
   }
   await session.idle();
-  lap('open');
   await expect(page.getByTestId('screen-title')).toHaveText(t(locale, s.titleKey));
   await searchIfRequired(session, s);
+  return { ms, candidates };
+}
+
+/** Opens the screen as the visit says, checks it; returns the problems found and the render time. */
+async function checkVisit(session: Session, v: Visit): Promise<{ problems: string[]; ms: number }> {
+  const { page, persona, locale } = session;
+  const s = v.screen;
+  const lap = lapper(`${s.name} ${label(v)}`);
+  const e = entityOf(s);
+  const problems: string[] = [];
+  const { ms, candidates } = await openVisit(session, v);
+  lap('open');
+  if (v.reach.by === 'address') {
+    problems.push(...(await pageProblems(session, s, lap)));
+    lap('done', true);
+    return { problems, ms };
+  }
 
   if (s.kind === 'list' && e) {
     const root = screenRoot(page, s);
@@ -400,6 +434,61 @@ async function checkVisit(session: Session, v: Visit): Promise<{ problems: strin
   if ((s.kind === 'show' || s.kind === 'edit') && e) problems.push(...(await recordDialogs(session, s, candidates)));
   lap('dialogs', true);
   return { problems, ms };
+}
+
+/* ------------------------------------------------------------------ the phone */
+
+/** A screenshot of the page, kept with the test's results and attached to its report. */
+async function screenshot(page: Page, info: TestInfo, name: string): Promise<void> {
+  const path = info.outputPath(`phone-${name}.png`);
+  await page.screenshot({ path });
+  await info.attach(`phone-${name}`, { path, contentType: 'image/png' });
+}
+
+/**
+ * An action with per-record inputs (the order confirm's quantities) on two selected rows: its
+ * dialog shows the records with an input each, which must fit a phone too. None: no problem.
+ */
+async function selectedRowsDialog(session: Session, s: CompiledScreen, info: TestInfo): Promise<string[]> {
+  const { page, persona } = session;
+  const e = entityOf(s)!;
+  const rows = session.lists.get(e.resource) ?? [];
+  for (const a of screenActions(s, e).filter((x) => !x.collection && x.perRecord && mayAct(e, x, persona))) {
+    const picked = rows.map((r, index) => ({ r, index })).filter(({ r }) => mayActOn(e, a, persona, r));
+    if (picked.length < 2) continue;
+    for (const { r, index } of picked.slice(0, 2)) await (await showRow(page, s, index, r.id)).locator('.lt-check input').click();
+    return checkDialog(
+      session,
+      a,
+      async () => {
+        await screenRoot(page, s).getByTestId(`btn-${a.name}`).click();
+        await expect(page.getByTestId('action-grid-row'), `${a.name}: a record each for two selected rows`).toHaveCount(2);
+      },
+      info,
+    );
+  }
+  return [];
+}
+
+/**
+ * The screen on a phone (PHONE), reached as a user would (the menu in its drawer): the mobile
+ * mode's layout (phoneLayoutProblems), a screenshot, and each dialog action of the screen opened
+ * on a row or record that allows it, fitting the screen (dialogFitProblems, with a screenshot).
+ */
+async function checkPhoneVisit(session: Session, v: Visit, info: TestInfo): Promise<string[]> {
+  const { page } = session;
+  const s = v.screen;
+  const e = entityOf(s);
+  const { candidates } = await openVisit(session, v);
+  if (v.reach.by !== 'address') {
+    await expect(page.getByTestId('layout')).toHaveAttribute('data-mobile', 'true');
+    await expect(menu(page), 'the drawer closes once a screen is chosen').toBeHidden();
+  }
+  const problems = await phoneLayoutProblems(page, identifierFields(e));
+  await screenshot(page, info, s.name);
+  if (s.kind === 'list' && e) problems.push(...(await listDialogs(session, s, info)), ...(await selectedRowsDialog(session, s, info)));
+  if ((s.kind === 'show' || s.kind === 'edit') && e) problems.push(...(await recordDialogs(session, s, candidates, info)));
+  return problems;
 }
 
 /** The menu holds exactly the screens the matrix opens to the persona; the others answer 401. */
@@ -437,7 +526,7 @@ async function checkMenu(session: Session): Promise<string[]> {
 /** Pages checked at the same time (each its own persona and language): the machine has 2 cores. */
 const CONCURRENCY = Number(process.env.E2E_METADATA_CONCURRENCY ?? 2);
 
-type Sessions = { get(persona: Persona, locale: Locale): Promise<Session> };
+type Sessions = { get(persona: Persona, locale: Locale, phone?: boolean): Promise<Session> };
 
 /** One logged-in page per persona and language for the whole worker (logged in on first use). */
 const test = base.extend<object, { sessions: Sessions }>({
@@ -446,9 +535,9 @@ const test = base.extend<object, { sessions: Sessions }>({
       const open = new Map<string, Promise<Session>>();
       const baseURL = String(workerInfo.project.use.baseURL);
       await use({
-        get(persona, locale) {
-          const key = `${persona.key} ${locale}`;
-          if (!open.has(key)) open.set(key, Session.open(browser, baseURL, persona, locale));
+        get(persona, locale, phone = false) {
+          const key = `${persona.key} ${locale}${phone ? ' phone' : ''}`;
+          if (!open.has(key)) open.set(key, Session.open(browser, baseURL, persona, locale, phone ? PHONE : undefined));
           return open.get(key)!;
         },
       });
@@ -515,6 +604,34 @@ base('the checks find what they look for (a page with one fault of each kind)', 
   expect(await unlabelledInputs(page.locator('.MuiDialog-root'))).toEqual(['input[name=shipQty] has no label']);
 });
 
+/** One fault of each kind the phone's checks look for: a page that scrolls sideways, a button off screen, an identifier out of view, a dialog's input and button outside it. */
+const FAULTY_PHONE_PAGE = `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"></head><body style="margin:0;font:12px sans-serif">
+  <div data-testid="navbar"><button style="position:absolute;top:0;left:360px;width:60px">Settings</button></div>
+  <main>
+    <button data-testid="btn-export" style="margin-left:340px">Export</button>
+    <div class="lt-wrap" style="width:360px;overflow:auto">
+      <table class="lt" style="table-layout:fixed;width:900px"><thead><tr><th data-testid="lean-th-itemNo" style="width:500px">Item</th><th data-testid="lean-th-orderNo" style="width:200px">Order no</th><th class="lt-actions-h" style="width:200px">Actions</th></tr></thead>
+      <tbody><tr data-testid="lean-row"><td>1</td><td>P2026111500012</td><td></td></tr></tbody></table>
+    </div>
+  </main>
+  <div class="MuiDialog-root"><div class="MuiDialog-paper" style="position:fixed;left:20px;top:100px;width:350px;height:300px">
+    <input name="shipQty" aria-label="Qty" style="margin-left:300px;width:120px"><button data-testid="action-submit" style="position:fixed;left:20px;bottom:4px">Confirm</button>
+  </div></div>
+</body></html>`;
+
+base('the phone checks find what they look for (a page with one fault of each kind)', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await page.setContent(FAULTY_PHONE_PAGE);
+  const layout = (await phoneLayoutProblems(page, ['orderNo'])).join('\n');
+  expect(layout).toContain('the page scrolls sideways');
+  expect(layout).toContain('button btn-export is outside the viewport');
+  expect(layout).toContain('button Settings is outside the viewport');
+  expect(layout).toContain('identifier cell "P2026111500012" is not in view');
+  const dialog = (await dialogFitProblems(page.locator('.MuiDialog-root'))).join('\n');
+  expect(dialog).toMatch(/shipQty .* lies outside the dialog/);
+  expect(dialog).toMatch(/action-submit .* lies outside the dialog/);
+});
+
 test('menus: each persona sees the screens the matrix opens, the others answer 401', async ({ sessions }) => {
   test.setTimeout(300_000);
   const found: Record<string, string[]> = {};
@@ -564,6 +681,28 @@ for (const s of screensInPlan) {
   });
 }
 
+for (const v of phoneVisits()) {
+  test(`phone ${PHONE.width} x ${PHONE.height}: ${v.screen.name} (${v.screen.kind}) as ${label(v)}`, async ({ sessions }, info) => {
+    test.setTimeout(180_000);
+    const session = await sessions.get(v.persona, v.locale, true);
+    let problems: string[];
+    try {
+      problems = await checkPhoneVisit(session, v, info);
+    } catch (err) {
+      problems = [
+        String((err as Error).message)
+          .split('\n')
+          .slice(0, 3)
+          .join(' '),
+        session.whereabouts(),
+      ];
+      await recover(session);
+    }
+    expect(problems, `${v.screen.name} on a phone`).toEqual([]);
+    record(info, 'phone-covered.jsonl', { screen: v.screen.name });
+  });
+}
+
 test('coverage: every screen x permitted persona x language was checked, none skipped', async ({}, info) => {
   expect(coverageProblems()).toEqual([]);
   const planned = VISITS.map(visitKey);
@@ -574,6 +713,11 @@ test('coverage: every screen x permitted persona x language was checked, none sk
     `metadata suite: ${planned.length} visits = ${screensInPlan.length} screens x permitted personas (of ${PERSONAS.map((p) => p.key).join(', ')}) x ${LOCALES.length} languages\n  ${lines.join('\n  ')}`,
   );
   expect(missing, 'visits planned from the metadata but not checked').toEqual([]);
+  const onPhone = new Set(readRecords<{ screen: string }>(info, 'phone-covered.jsonl').map((r) => r.screen));
+  expect(
+    screensInPlan.filter((s) => !onPhone.has(s.name)).map((s) => s.name),
+    `screens not checked on a phone (${PHONE.width} x ${PHONE.height})`,
+  ).toEqual([]);
 });
 
 test('render times: reported; only a gross budget fails', async ({}, info) => {

@@ -17,6 +17,7 @@ import { ScreenHeader } from '../screens/ScreenHeader.tsx';
 import { HomeTiles } from '../screens/home/HomeTiles.tsx';
 import { HomeCharts } from '../screens/home/HomeCharts.tsx';
 import { LeanTable, type LeanRecord } from '../screens/table/LeanTable.tsx';
+import { useMobileMode } from '../layout/mobile.ts';
 
 /** the stored code of the notice status "active" (metadata speaks in keys, the API in codes) */
 const activeCode = (): string | undefined => metadata.codeTables.noticeStatus?.values.find((v) => v.key === 'active')?.code;
@@ -25,6 +26,8 @@ type Relation = CompiledScreen['related'][number];
 
 function Attachments({ relation, noticeId }: { relation: Relation; noticeId: Identifier }): ReactElement {
   const translate = useTranslate();
+  // a phone: identifiers first, the operation column not pinned
+  const compact = useMobileMode();
   const entity = entityOfResource(relation.resource);
   const columns = useLeanColumns(entity, relation.columns);
   const files = useFileOps(relation.resource);
@@ -43,6 +46,7 @@ function Attachments({ relation, noticeId }: { relation: Relation; noticeId: Ide
         {translate('ui.attachments')}
       </Typography>
       <LeanTable
+        compact={compact}
         testId={`notice-attachments-${noticeId}`}
         columns={columns}
         rows={data as LeanRecord[]}

@@ -6,7 +6,7 @@
  */
 import { Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { Box, Drawer, useMediaQuery } from '@mui/material';
+import { Box, Drawer } from '@mui/material';
 import { ErrorBoundary } from 'react-error-boundary';
 import { Error as RaError, Loading } from 'react-admin';
 import { metadata } from '../generated/index.ts';
@@ -24,15 +24,15 @@ import { Sidebar } from './Sidebar.tsx';
 import { TagsView } from './TagsView.tsx';
 import { useSettings } from './settings.tsx';
 import { SIDEBAR_COLLAPSED_WIDTH } from './theme.ts';
+import { MOBILE_QUERY, useMobileMode } from './mobile.ts';
 
 export const SIDEBAR_WIDTH = metadata.app.sidebarWidthPx;
-/** below this width the sidebar becomes a drawer (spec 9: 992 px) */
-export const MOBILE_QUERY = `(max-width:${metadata.app.mobileBreakpointPx - 0.02}px)`;
+export { MOBILE_QUERY };
 
 function Shell({ children }: { children: ReactNode }) {
   const { settings } = useSettings();
   const location = useLocation();
-  const isMobile = useMediaQuery(MOBILE_QUERY, { noSsr: true });
+  const isMobile = useMobileMode();
   const [collapsed, setCollapsed] = useState(() => read(KEYS.sidebarCollapsed) === '1');
   const [mobileOpen, setMobileOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);

@@ -39,6 +39,19 @@ describe('LeanTable', () => {
     expect(screen.getByTestId('lean-table')).toHaveAttribute('data-row-count', '3');
   });
 
+  it('compact (the mobile mode): the identifier columns first, the operation column not pinned; otherwise the declared order', () => {
+    const cols: LeanColumn[] = [columns()[1], { ...columns()[0], fit: true }];
+    const order = () => [...document.querySelectorAll('thead th[data-testid^="lean-th-"]')].map((th) => th.getAttribute('data-testid'));
+    const { rerender } = render(<LeanTable columns={cols} rows={rows(2)} rowActions={() => []} />);
+    expect(order()).toEqual(['lean-th-qty', 'lean-th-code']);
+    expect(screen.getByTestId('lean-table')).not.toHaveClass('lt-compact');
+    rerender(<LeanTable columns={cols} rows={rows(2)} rowActions={() => []} compact />);
+    expect(order()).toEqual(['lean-th-code', 'lean-th-qty']);
+    // the cells follow their headers
+    expect(screen.getAllByTestId('lean-row')[0].children[0]).toHaveTextContent('C1');
+    expect(screen.getByTestId('lean-table')).toHaveClass('lt-compact');
+  });
+
   it('keeps only a window of a 500-row page in the DOM, with spacers for the rest', () => {
     const { container } = render(<LeanTable columns={columns()} rows={rows(500)} />);
     const rendered = screen.getAllByTestId('lean-row');

@@ -240,3 +240,84 @@ export async function unlabelledInputs(scope: Locator): Promise<string[]> {
     return out;
   });
 }
+
+/**
+ * The spec's mobile mode at a phone's width: the page does not scroll sideways; the list's
+ * identifier column (or its first column) is in view, left of the pinned operation column, in the
+ * header and the first rows; every toolbar button (btn-*) and the header's controls lie within
+ * the viewport's width (a phone user reaches them without sideways scrolling).
+ */
+export async function phoneLayoutProblems(page: Page, identifierFields: readonly string[]): Promise<string[]> {
+  return page.evaluate((ids) => {
+    const out: string[] = [];
+    const vw = window.innerWidth;
+    const doc = document.documentElement;
+    if (doc.scrollWidth > vw) out.push(`the page scrolls sideways (${doc.scrollWidth} > ${vw} px)`);
+    const shown = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+    };
+    const name = (el: Element) => el.getAttribute('data-testid') ?? (el.textContent ?? '').trim().slice(0, 30);
+    for (const el of document.querySelectorAll('main [data-testid^="btn-"], [data-testid="navbar"] button')) {
+      if (!shown(el)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.left < 0 || r.right > vw + 0.5) out.push(`button ${name(el)} is outside the viewport (${Math.round(r.left)}..${Math.round(r.right)} of ${vw} px)`);
+    }
+    for (const wrap of document.querySelectorAll('main .lt-wrap')) {
+      if (!shown(wrap)) continue;
+      const box = wrap.getBoundingClientRect();
+      const pinned = wrap.querySelector('thead .lt-actions-h');
+      const right = Math.min(box.right, vw, pinned ? pinned.getBoundingClientRect().left : Infinity);
+      const heads = [...wrap.querySelectorAll('thead th[data-testid^="lean-th-"]')];
+      const id = heads.find((th) => ids.includes(th.getAttribute('data-testid')!.slice('lean-th-'.length))) ?? heads[0];
+      if (!id) continue;
+      const column = [...(id.parentElement?.children ?? [])].indexOf(id);
+      const cells = [id, ...[...wrap.querySelectorAll('tbody tr[data-testid="lean-row"]')].slice(0, 5).map((tr) => tr.children[column])];
+      for (const cell of cells) {
+        if (!cell) continue;
+        const r = cell.getBoundingClientRect();
+        if (r.left < Math.max(box.left, 0) - 0.5 || r.right > right + 0.5)
+          out.push(`identifier cell "${(cell.textContent ?? '').trim()}" is not in view (${Math.round(r.left)}..${Math.round(r.right)}, visible ${Math.round(box.left)}..${Math.round(right)} px)`);
+      }
+    }
+    return out;
+  }, [...identifierFields]);
+}
+
+/**
+ * A dialog fits a phone's screen: its paper lies within the viewport, and every input and button
+ * in it lies within the paper (inside a scrolling part of the dialog, within that part).
+ */
+export async function dialogFitProblems(dialog: Locator): Promise<string[]> {
+  return dialog.evaluate((root) => {
+    const out: string[] = [];
+    const paper = root.querySelector('.MuiDialog-paper');
+    if (!paper) return ['no dialog paper'];
+    const vw = window.innerWidth;
+    const vh = window.innerHeight;
+    const p = paper.getBoundingClientRect();
+    if (p.left < 0 || p.right > vw + 0.5 || p.top < 0 || p.bottom > vh + 0.5)
+      out.push(`the dialog (${Math.round(p.left)},${Math.round(p.top)}..${Math.round(p.right)},${Math.round(p.bottom)}) is not within ${vw} x ${vh}`);
+    /** the nearest ancestor inside the paper that scrolls (the content, a grid), else the paper */
+    const frameOf = (el: Element): Element => {
+      for (let a = el.parentElement; a && a !== paper; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (/(auto|scroll)/.test(s.overflowX + s.overflowY)) return a;
+      }
+      return paper;
+    };
+    for (const el of paper.querySelectorAll('input:not([type="hidden"]):not([aria-hidden="true"]), textarea:not([aria-hidden="true"]), button, [role="combobox"]')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || getComputedStyle(el).visibility === 'hidden' || (el as HTMLInputElement).hidden) continue;
+      const frame = frameOf(el);
+      const f = frame.getBoundingClientRect();
+      // in a scrolling frame only the sideways position matters (the frame scrolls down to it)
+      const vertical = frame === paper ? r.top < f.top - 0.5 || r.bottom > f.bottom + 0.5 : false;
+      if (r.left < f.left - 0.5 || r.right > f.right + 0.5 || vertical) {
+        const what = el.getAttribute('data-testid') ?? el.getAttribute('name') ?? el.getAttribute('aria-label') ?? el.tagName.toLowerCase();
+        out.push(`${what} (${Math.round(r.left)}..${Math.round(r.right)}, ${Math.round(r.top)}..${Math.round(r.bottom)}) lies outside the dialog`);
+      }
+    }
+    return out;
+  });
+}

@@ -111,6 +111,21 @@ export function planVisits(): Visit[] {
   return visits;
 }
 
+/**
+ * One visit per screen on a phone (issue 21: one persona and language per screen is enough): the
+ * languages in turn, and of the personas that may open the screen the one that may run the most of
+ * its dialog actions, so the most dialogs are opened at the phone's width.
+ */
+export function phoneVisits(): Visit[] {
+  const all = planVisits();
+  return [...new Set(all.map((v) => v.screen))].map((s, i) => {
+    const e = entityOf(s);
+    const locale = LOCALES[i % LOCALES.length];
+    const dialogs = (v: Visit) => (e ? screenActions(s, e).filter((a) => opensDialog(a) && mayAct(e, a, v.persona)).length : 0);
+    return all.filter((v) => v.screen === s && v.locale === locale).reduce((best, v) => (dialogs(v) > dialogs(best) ? v : best));
+  });
+}
+
 export const visitKey = (v: Pick<Visit, 'screen' | 'persona' | 'locale'>): string => `${v.screen.name} | ${v.persona.key} | ${v.locale}`;
 
 /**

@@ -14,6 +14,10 @@ export type Rec = Record<string, unknown>;
 
 const API = /\/(api|supplierApi|connect)\//;
 
+/** the desktop window of the suite; PHONE: the phone of issue 21 (an iPhone 12-14's CSS pixels) */
+export const DESKTOP = { width: 1280, height: 720 };
+export const PHONE = { width: 390, height: 844 };
+
 export class Session {
   readonly page: Page;
   /** strings the server sent as data (records, the account, warehouse names) */
@@ -24,6 +28,8 @@ export class Session {
   readonly records = new Map<string, Rec>();
   /** writes sent (method and path), for "a cancelled dialog sends nothing" */
   readonly writes: string[] = [];
+  /** a phone's window (PHONE): the suite checks the mobile mode instead of the desktop's details */
+  phone = false;
   private inFlight = new Set<Request>();
   private parsing = new Set<Promise<void>>();
 
@@ -51,11 +57,16 @@ export class Session {
     });
   }
 
-  /** Logs the persona in through the login page, in the language, at its warehouse (nobody: the login page only). */
-  static async open(browser: Browser, baseURL: string, persona: Persona, locale: Locale): Promise<Session> {
-    const context = await browser.newContext({ baseURL, locale, viewport: { width: 1280, height: 720 } });
+  /**
+   * Logs the persona in through the login page, in the language, at its warehouse (nobody: the
+   * login page only), in a window of the given size (a desktop's by default; a phone's: touch too).
+   */
+  static async open(browser: Browser, baseURL: string, persona: Persona, locale: Locale, viewport = DESKTOP): Promise<Session> {
+    const phone = viewport.width < DESKTOP.width;
+    const context = await browser.newContext({ baseURL, locale, viewport, ...(phone ? { hasTouch: true, isMobile: true, deviceScaleFactor: 1 } : {}) });
     const page = await context.newPage();
     const s = new Session(context, page, persona, locale);
+    s.phone = phone;
     // the login page loads the app's files (untimed): nobody's first public page is then timed as
     // a logged-in user's screens are, with the browser's cache warm
     await loginPage.open(page);

@@ -8,7 +8,7 @@
  */
 import { useMemo, useState, type ReactElement } from 'react';
 import { Dialog, DialogActions, DialogContent, DialogTitle, Typography, Button, Stack } from '@mui/material';
-import { Form, SaveButton, Toolbar, useTranslate, type RaRecord } from 'react-admin';
+import { Form, SaveButton, useTranslate, type RaRecord } from 'react-admin';
 import { ACTION_DIALOG_BUTTONS, UPLOAD_DIALOG_BUTTONS, type CompiledAction, type CompiledEntity } from '../../../../codegen/runtime/model.ts';
 import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
 import { useNotifyError } from '../errors.ts';
@@ -153,13 +153,14 @@ export function ActionDialog({ entity, action, records, onCancel, onSubmit, with
             )}
           </Stack>
         </DialogContent>
+        {/* not react-admin's <Toolbar>: below 600 px it is fixed to the window's bottom, outside the dialog */}
         <DialogActions>
-          <Toolbar sx={{ minHeight: 0, p: 0, bgcolor: 'transparent', gap: 1 }}>
+          <Stack direction="row" spacing={1}>
             <Button onClick={onCancel} disabled={busy} data-testid="action-cancel">
               {translate(ACTION_DIALOG_BUTTONS.cancel)}
             </Button>
             <SaveButton label={translate(ACTION_DIALOG_BUTTONS.confirm)} icon={<span />} alwaysEnable={!busy} disabled={busy} data-testid="action-submit" />
-          </Toolbar>
+          </Stack>
         </DialogActions>
       </Form>
     </Dialog>

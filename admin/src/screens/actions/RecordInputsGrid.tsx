@@ -3,11 +3,12 @@
  * and `perRecord` (inputs each record gets its own value of). One record: its shown fields as
  * label/value pairs (its per-record inputs are ordinary inputs of the form). Several: a grid, one
  * row per record, the shown fields as columns and an input cell per per-record input, pre-filled
- * from the declared default field (e.g. the unsent quantity); a cell's error (the browser's check
+ * from the declared default field (e.g. the unsent quantity); on a phone a card per record instead
+ * (RecordInputsCards); a cell's error (the browser's check
  * or the server's `perRecord.<id>.<input>` field error) shows under it.
  */
 import { useMemo, type ReactElement } from 'react';
-import { Box, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Box, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { useLocaleState, useTranslate, type RaRecord } from 'react-admin';
 import type { CompiledAction, CompiledEntity, CompiledField } from '../../../../codegen/runtime/model.ts';
 import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
@@ -15,6 +16,7 @@ import { validateLite } from '../../../../codegen/runtime/validate-lite.ts';
 import { toBody } from '../formBody.ts';
 import { alignOf, makeFormatter } from '../format.ts';
 import { metadata } from '../meta.ts';
+import { useMobileMode } from '../../layout/mobile.ts';
 
 /** record id -> input -> the text in its cell */
 export type GridValues = Record<string, Record<string, string>>;
@@ -133,11 +135,66 @@ export interface RecordInputsGridProps {
   onChange: (id: string, input: string, value: string) => void;
 }
 
-/** Several records: one row each, shown fields and per-record input cells. */
-export function RecordInputsGrid({ entity, action, records, values, errors, disabled, onChange }: RecordInputsGridProps): ReactElement {
+/** One record's input cell: the text box of a per-record input, its error under it. */
+function CellInput({ field: f, id, props, label }: { field: CompiledField; id: string; props: RecordInputsGridProps; label?: boolean }): ReactElement {
+  const translate = useTranslate();
+  const err = props.errors[id]?.[f.name];
+  const name = translate(f.labelKey, { _: f.name });
+  return (
+    <TextField
+      size="small"
+      hiddenLabel={!label}
+      label={label ? `${name}${f.required ? ' *' : ''}` : undefined}
+      type={f.type === 'integer' || f.type === 'decimal' ? 'number' : 'text'}
+      value={props.values[id]?.[f.name] ?? ''}
+      disabled={props.disabled}
+      onChange={(ev) => props.onChange(id, f.name, ev.target.value)}
+      error={!!err}
+      helperText={err ? translate(err.message, { _: err.message, ...(err.args ?? {}) }) : undefined}
+      slotProps={{
+        htmlInput: {
+          'data-testid': `grid-input-${f.name}`,
+          'aria-label': `${name} ${id}`,
+          step: f.type === 'integer' ? 1 : undefined,
+        },
+      }}
+      sx={{ width: label ? '100%' : 130 }}
+    />
+  );
+}
+
+/**
+ * Several records on a phone (the mobile mode): a card each, its shown fields as label/value pairs
+ * and its inputs below them at full width, so no input sits off to the right of the dialog.
+ */
+function RecordInputsCards(props: RecordInputsGridProps): ReactElement {
+  const { entity, action, records } = props;
+  const inputs = (action.perRecord?.fields ?? []).map((n) => action.input[n]);
+  return (
+    <Stack spacing={1} data-testid="action-grid" data-layout="cards">
+      {records.map((r) => {
+        const id = String(r.id);
+        return (
+          <Stack key={id} spacing={1} sx={{ p: 1, border: 1, borderColor: 'divider', borderRadius: 1 }} data-testid="action-grid-row" data-id={id}>
+            <RecordSummary entity={entity} action={action} record={r} />
+            {inputs.map((f) => (
+              <CellInput key={f.name} field={f} id={id} props={props} label />
+            ))}
+          </Stack>
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** Several records: one row each, shown fields and per-record input cells (on a phone: cards). */
+export function RecordInputsGrid(props: RecordInputsGridProps): ReactElement {
+  const { entity, action, records } = props;
   const translate = useTranslate();
   const shown = useShownFields(entity, action);
+  const compact = useMobileMode();
   const inputs = (action.perRecord?.fields ?? []).map((n) => action.input[n]);
+  if (compact) return <RecordInputsCards {...props} />;
   return (
     <TableContainer sx={{ maxHeight: '50vh', border: 1, borderColor: 'divider', borderRadius: 1 }} data-testid="action-grid">
       <Table size="small" stickyHeader>
@@ -166,31 +223,11 @@ export function RecordInputsGrid({ entity, action, records, values, errors, disa
                     {s.fmt(r[s.name])}
                   </TableCell>
                 ))}
-                {inputs.map((f) => {
-                  const err = errors[id]?.[f.name];
-                  return (
-                    <TableCell key={f.name} sx={{ py: 0.5 }}>
-                      <TextField
-                        size="small"
-                        hiddenLabel
-                        type={f.type === 'integer' || f.type === 'decimal' ? 'number' : 'text'}
-                        value={values[id]?.[f.name] ?? ''}
-                        disabled={disabled}
-                        onChange={(ev) => onChange(id, f.name, ev.target.value)}
-                        error={!!err}
-                        helperText={err ? translate(err.message, { _: err.message, ...(err.args ?? {}) }) : undefined}
-                        slotProps={{
-                          htmlInput: {
-                            'data-testid': `grid-input-${f.name}`,
-                            'aria-label': `${translate(f.labelKey, { _: f.name })} ${id}`,
-                            step: f.type === 'integer' ? 1 : undefined,
-                          },
-                        }}
-                        sx={{ width: 130 }}
-                      />
-                    </TableCell>
-                  );
-                })}
+                {inputs.map((f) => (
+                  <TableCell key={f.name} sx={{ py: 0.5 }}>
+                    <CellInput field={f} id={id} props={props} />
+                  </TableCell>
+                ))}
               </TableRow>
             );
           })}

@@ -3,14 +3,14 @@
  * filter keys (server/README.md): eq -> `field`, in -> `field` (array), contains -> `field_like`,
  * range -> `field_gte` + `field_lte`. Typing changes a draft; Search applies it (the legacy portal
  * searches on a button, and requireFilter screens must refuse an empty search before any call).
+ * The inputs of each condition are built in filterInputs.tsx.
  * Soft-deleting entities get the 'including deleted' option (filter `includeDeleted`).
  */
 import { useEffect, useState, type KeyboardEvent, type ReactElement } from 'react';
-import { Box, Button, Checkbox, FormControlLabel, MenuItem, TextField } from '@mui/material';
+import { Box, Button, Checkbox, FormControlLabel } from '@mui/material';
 import { useNotify, useTranslate } from 'react-admin';
-import type { CompiledEntity, CompiledFilter, CompiledScreen } from '../../../../codegen/runtime/model.ts';
-import { codeLabelKey, metadata } from '../meta.ts';
-import { DatePickerField } from '../form/DateInput.tsx';
+import type { CompiledEntity, CompiledScreen } from '../../../../codegen/runtime/model.ts';
+import { filterInputs, type FilterInputContext } from './filterInputs.tsx';
 
 export type FilterValues = Record<string, unknown>;
 
@@ -60,8 +60,6 @@ export interface FilterBarProps {
   canIncludeDeleted: boolean;
 }
 
-const inputSx = { width: 170 } as const;
-
 export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch, canIncludeDeleted }: FilterBarProps): ReactElement | null {
   const translate = useTranslate();
   const notify = useNotify();
@@ -96,101 +94,7 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
 
   if (!screen.filters.length && !canIncludeDeleted) return null;
 
-  const one = (f: CompiledFilter): ReactElement[] => {
-    const field = entity.fields[f.field];
-    const label = translate(f.labelKey, { _: f.field });
-    const text = (key: string, lbl: string, type = 'text', error = false) => (
-      <TextField
-        key={key}
-        error={error}
-        size="small"
-        variant="outlined"
-        label={lbl}
-        type={type}
-        value={(draft[key] as string | number | undefined) ?? ''}
-        onChange={(e) => set(key, e.target.value)}
-        onKeyDown={onKey}
-        sx={inputSx}
-        slotProps={{ htmlInput: { 'data-testid': `filter-${key}` } }}
-      />
-    );
-    if (f.op === 'range') {
-      const wrong = inverted.find((x) => x.field === f.field);
-      if (field?.type === 'date' || field?.type === 'datetime') {
-        // a range of days, also on a date-time column (the server takes the end day whole)
-        const date = (key: string, lbl: string) => (
-          <DatePickerField
-            key={key}
-            value={draft[key]}
-            onChange={(v) => set(key, v)}
-            label={lbl}
-            testId={`filter-${key}-field`}
-            inputTestId={`filter-${key}`}
-            sx={inputSx}
-            onKeyDown={onKey}
-            error={!!wrong}
-          />
-        );
-        return [date(`${f.field}_gte`, `${label} ${translate('ui.from')}`), date(`${f.field}_lte`, `${label} ${translate('ui.to')}`)];
-      }
-      return [
-        text(`${f.field}_gte`, `${label} ${translate('ui.from')}`, 'number', !!wrong),
-        text(`${f.field}_lte`, `${label} ${translate('ui.to')}`, 'number', !!wrong),
-      ];
-    }
-    if (field?.type === 'code' && field.codeTable) {
-      const values = metadata.codeTables[field.codeTable]?.values ?? [];
-      const multiple = f.op === 'in';
-      const current = draft[f.field];
-      return [
-        <TextField
-          key={f.field}
-          select
-          size="small"
-          variant="outlined"
-          label={label}
-          value={multiple ? (Array.isArray(current) ? current : []) : ((current as string | undefined) ?? '')}
-          onChange={(e) => set(f.field, e.target.value)}
-          sx={inputSx}
-          slotProps={{
-            select: {
-              multiple,
-              renderValue: multiple ? (sel) => (sel as string[]).map((c) => translate(codeLabelKey(field.codeTable!, c), { _: c })).join(', ') : undefined,
-            },
-            htmlInput: { 'data-testid': `filter-${f.field}` },
-          }}
-        >
-          {!multiple && <MenuItem value="">&nbsp;</MenuItem>}
-          {values.map((v) => (
-            <MenuItem key={v.code} value={v.code}>
-              {translate(codeLabelKey(field.codeTable!, v.code), { _: v.code })}
-            </MenuItem>
-          ))}
-        </TextField>,
-      ];
-    }
-    if (field?.type === 'boolean') {
-      return [
-        <TextField
-          key={f.field}
-          select
-          size="small"
-          variant="outlined"
-          label={label}
-          value={draft[f.field] === undefined ? '' : String(draft[f.field])}
-          onChange={(e) => set(f.field, e.target.value === '' ? undefined : e.target.value === 'true')}
-          sx={inputSx}
-        >
-          <MenuItem value="">&nbsp;</MenuItem>
-          <MenuItem value="true">{translate('ra.boolean.true')}</MenuItem>
-          <MenuItem value="false">{translate('ra.boolean.false')}</MenuItem>
-        </TextField>,
-      ];
-    }
-    const numeric = field?.type === 'integer' || field?.type === 'decimal';
-    const key = f.op === 'contains' ? `${f.field}_like` : f.field;
-    return [text(key, label, numeric ? 'number' : 'text')];
-  };
+  const ctx: FilterInputContext = { entity, draft, set, onKey, inverted, translate };
 
   return (
     <Box
@@ -199,7 +103,7 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
       sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 1 }}
       data-testid="filter-bar"
     >
-      {screen.filters.filter((f) => f.alwaysOn || more).flatMap(one)}
+      {screen.filters.filter((f) => f.alwaysOn || more).flatMap((f) => filterInputs(ctx, f))}
       {canIncludeDeleted && (
         <FormControlLabel
           control={

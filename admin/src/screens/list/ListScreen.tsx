@@ -25,6 +25,7 @@ import { RelatedList } from '../related/RelatedList.tsx';
 import { RecordHistory } from '../history/RecordHistory.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
 import { LeanTable, type LeanRecord, type RowAction } from '../table/LeanTable.tsx';
+import { useMobileMode } from '../../layout/mobile.ts';
 import { FilterBar, hasCondition, type FilterValues } from './FilterBar.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { SavedViewsBar } from './SavedViewsBar.tsx';
@@ -160,6 +161,8 @@ interface BodyProps {
 
 function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab, setTab }: BodyProps): ReactElement {
   const translate = useTranslate();
+  // a phone: identifiers first, the operation column not pinned
+  const compact = useMobileMode();
   const navigate = useNavigate();
   const theme = useTheme();
   const ctx = useListContext();
@@ -293,6 +296,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
         onDeleted={() => onUnselectItems()}
       />
       <LeanTable
+        compact={compact}
         columns={columns}
         rows={rows}
         selectable

@@ -13,6 +13,7 @@ import { useLeanColumns } from '../columns.ts';
 import { entityOfResource, metadata } from '../meta.ts';
 import { useFileOps } from '../files/useFileOps.tsx';
 import { LeanTable, type LeanRecord, type RowAction } from '../table/LeanTable.tsx';
+import { useMobileMode } from '../../layout/mobile.ts';
 
 type Relation = CompiledScreen['related'][number];
 
@@ -30,6 +31,8 @@ const PREVIEWABLE = /^(image\/|application\/pdf)/;
 
 export function RelatedList({ screen, relation, parentId, parent, readOnly }: RelatedListProps): ReactElement | null {
   const translate = useTranslate();
+  // a phone: identifiers first, the operation column not pinned
+  const compact = useMobileMode();
   const entity = entityOfResource(relation.resource);
   const { data, isPending } = useGetList(relation.resource, {
     filter: { [relation.target]: parentId },
@@ -81,6 +84,7 @@ export function RelatedList({ screen, relation, parentId, parent, readOnly }: Re
         )}
       </Box>
       <LeanTable
+        compact={compact}
         testId={`related-table-${relation.resource}`}
         columns={columns}
         rows={(data ?? []) as LeanRecord[]}

@@ -1,0 +1,66 @@
+/**
+ * The widths of the table's columns: from the columns (format.ts: field type and maxLength), a
+ * `fit` column (an identifier) widened to its longest text on the page, and the widths the user
+ * set by dragging a header's grip (double click: fit to the header and the content).
+ */
+import { useMemo, useState, type PointerEvent } from 'react';
+import { CELL_EXTRA_PX, textMeasurer } from './measure.ts';
+import type { LeanColumn, LeanRecord } from './LeanTable.tsx';
+
+/** a column dragged narrower stops here */
+const MIN_COLUMN_PX = 40;
+
+export interface ColumnWidths {
+  widths: number[];
+  /** the grip's pointerdown handler of the column `key`, whose width is `from` when the drag starts */
+  startResize: (key: string, from: number) => (e: PointerEvent<HTMLSpanElement>) => void;
+  /** fit the column to its header and its longest text on the page */
+  fitColumn: (c: LeanColumn) => void;
+}
+
+export function useColumnWidths(columns: readonly LeanColumn[], rows: readonly LeanRecord[]): ColumnWidths {
+  // widths the user dragged, by column key; the others come from the columns (fit: and the page)
+  const [resized, setResized] = useState<Record<string, number>>({});
+  const widths = useMemo(() => {
+    const measure = columns.some((c) => c.fit && !resized[c.key]) ? textMeasurer(400) : null;
+    return columns.map((c) => resized[c.key] ?? (c.fit && measure ? Math.max(c.width, longestText(c, rows, measure)) : c.width));
+  }, [columns, rows, resized]);
+
+  /** Dragging a header's grip resizes its column (pointer capture: the drag may leave the grip). */
+  const startResize = (key: string, from: number) => (e: PointerEvent<HTMLSpanElement>) => {
+    e.preventDefault();
+    e.stopPropagation();
+    const grip = e.currentTarget;
+    grip.setPointerCapture?.(e.pointerId);
+    const x0 = e.clientX;
+    const move = (ev: globalThis.PointerEvent) => setResized((r) => ({ ...r, [key]: Math.max(MIN_COLUMN_PX, Math.round(from + ev.clientX - x0)) }));
+    const up = () => {
+      grip.removeEventListener('pointermove', move);
+      grip.removeEventListener('pointerup', up);
+      grip.removeEventListener('pointercancel', up);
+    };
+    grip.addEventListener('pointermove', move);
+    grip.addEventListener('pointerup', up);
+    grip.addEventListener('pointercancel', up);
+  };
+  const fitColumn = (c: LeanColumn) => {
+    const width = Math.max(Math.ceil(textMeasurer(600)(c.label) + CELL_EXTRA_PX), longestText(c, rows, textMeasurer(400)), MIN_COLUMN_PX);
+    setResized((r) => ({ ...r, [c.key]: width }));
+  };
+  return { widths, startResize, fitColumn };
+}
+
+/** The width (px) of a column's longest text on the page; only the longest few strings are measured. */
+function longestText(c: LeanColumn, rows: readonly LeanRecord[], measure: (t: string) => number): number {
+  const texts = new Set<string>();
+  let longest = 0;
+  for (const r of rows) {
+    const t = c.text(r);
+    if (t.length + 3 < longest) continue;
+    texts.add(t);
+    if (t.length > longest) longest = t.length;
+  }
+  let width = 0;
+  for (const t of texts) if (t.length + 3 >= longest) width = Math.max(width, measure(t));
+  return Math.ceil(width + CELL_EXTRA_PX);
+}
