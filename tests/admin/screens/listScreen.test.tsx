@@ -23,6 +23,9 @@ const RELEASED = code('purchaseOrderStatus', 'released');
 let i18n: I18nProvider;
 beforeAll(async () => {
   await preloadMessages('en-US');
+  // ScreenPage loads the list screen lazily (its own chunk): loaded here, so that the first test's wait
+  // is for rendering, not for transforming the module
+  await import('../../../admin/src/screens/list/ListScreen.tsx');
   i18n = createI18nProvider('en-US');
 });
 beforeEach(() => {
