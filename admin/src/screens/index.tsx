@@ -4,18 +4,19 @@
  * metadata; a screen that names a `component` gets that special component (admin/src/custom/).
  * Loaded lazily by the shell (default export), and each special component lazily again.
  */
-import { lazy, Suspense, type ReactElement } from 'react';
+import { Suspense, type ReactElement } from 'react';
 import { Box, CircularProgress, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { customComponents } from '../custom/index.ts';
+import { preloadable } from './preloadable.tsx';
 import { ScreenHeader } from './ScreenHeader.tsx';
 
 // each kind in its own chunk: the dashboard (a special component) needs none of them, and the list
 // and edit screens bring the date pickers (@mui/x-date-pickers, the largest library of the admin)
-const ListScreen = lazy(() => import('./list/ListScreen.tsx').then((m) => ({ default: m.ListScreen })));
-const EditScreen = lazy(() => import('./edit/EditScreen.tsx').then((m) => ({ default: m.EditScreen })));
-const ShowScreen = lazy(() => import('./show/ShowScreen.tsx').then((m) => ({ default: m.ShowScreen })));
+export const ListScreen = preloadable(() => import('./list/ListScreen.tsx').then((m) => m.ListScreen));
+export const EditScreen = preloadable(() => import('./edit/EditScreen.tsx').then((m) => m.EditScreen));
+export const ShowScreen = preloadable(() => import('./show/ShowScreen.tsx').then((m) => m.ShowScreen));
 const kindFallback = <CircularProgress size={24} sx={{ m: 3 }} />;
 
 export interface ScreenPageProps {
