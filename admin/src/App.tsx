@@ -5,9 +5,10 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { BrowserRouter } from 'react-router-dom';
-import { Admin, type I18nProvider } from 'react-admin';
+import type { I18nProvider } from 'react-admin';
 import { LoginPage } from './auth/LoginPage.tsx';
-import { PortalLayout } from './layout/Layout.tsx';
+import { PortalLayout, preloadShell } from './layout/LazyLayout.tsx';
+import { PortalAdminUI } from './layout/PortalAdminUI.tsx';
 import { PortalNotification } from './layout/Notification.tsx';
 import { SettingsProvider, useSettings } from './layout/settings.tsx';
 import { buildTheme } from './layout/theme.ts';
@@ -16,6 +17,7 @@ import { onMessagesSwapped } from './providers/i18nProvider.ts';
 import { dataProvider } from './providers/dataProvider.ts';
 import { portalStore } from './providers/store.ts';
 import { AccessDenied, CatchAll, layoutRoutes, publicRoutes, resources } from './routing/routes.tsx';
+import { LOGIN_PATH } from './routing/routeTable.ts';
 
 const store = portalStore();
 
@@ -23,7 +25,7 @@ function PortalAdmin({ i18nProvider }: { i18nProvider: I18nProvider }) {
   const { settings } = useSettings();
   const theme = useMemo(() => buildTheme(settings.themeColor), [settings.themeColor]);
   return (
-    <Admin
+    <PortalAdminUI
       dataProvider={dataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
@@ -40,7 +42,7 @@ function PortalAdmin({ i18nProvider }: { i18nProvider: I18nProvider }) {
       {resources}
       {publicRoutes}
       {layoutRoutes}
-    </Admin>
+    </PortalAdminUI>
   );
 }
 
@@ -48,6 +50,8 @@ export function App({ i18nProvider: initial }: { i18nProvider: I18nProvider }) {
   // npm run dev swaps the texts of a label-only metadata edit in place (providers/i18nProvider.ts)
   const [i18nProvider, setI18nProvider] = useState(initial);
   useEffect(() => onMessagesSwapped(setI18nProvider), []);
+  // the sign-in page shows no layout: fetch it (and the dashboard's code) once the page is idle
+  useEffect(() => preloadShell(window.location.pathname === LOGIN_PATH), []);
   return (
     <BrowserRouter>
       <SettingsProvider>

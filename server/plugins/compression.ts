@@ -19,6 +19,7 @@
 import fp from 'fastify-plugin';
 import compress from '@fastify/compress';
 import { constants } from 'node:zlib';
+import { compressWholeAnswers } from './compress-whole.ts';
 
 /** Answers below this many bytes go out as they are: a packet holds them anyway. */
 export const COMPRESS_THRESHOLD = 1024;
@@ -36,6 +37,9 @@ export function compressible(contentType: string): boolean {
 
 export default fp(
   async (app) => {
+    // string and Buffer answers (all JSON) in one synchronous call; the library's hook, which runs
+    // after this app-level one, passes them on and compresses the streams
+    app.addHook('onSend', compressWholeAnswers({ threshold: COMPRESS_THRESHOLD, brotliQuality: BROTLI_QUALITY, gzipLevel: GZIP_LEVEL, compressible }));
     await app.register(compress, {
       global: true,
       // request bodies stay as they are: a compressed body could expand past the body limit

@@ -4,8 +4,13 @@ import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
 import { installMetadata } from '../../admin/src/generated/index.ts';
 import clientMetadata from '../../admin/src/generated/metadata.json';
 import clientSchemas from '../../admin/src/generated/schemas.json';
+import { preloadDatePickers } from '../../admin/src/screens/form/DateInput.tsx';
 
 // The app installs its session's metadata from GET /api/meta before its modules load
 // (admin/src/providers/sessionMetadata.ts); the components under test get the whole client model,
 // every profile's part of the matrix included, before the test file imports them.
 installMetadata(clientMetadata as unknown as CompiledMetadata, clientSchemas as unknown as Record<string, EntitySchemas>);
+
+// The date inputs load MUI X's pickers on demand (admin/src/screens/form/DateInput.tsx); loaded
+// here, so that a test's wait for a date field is for rendering, not for transforming the library.
+await preloadDatePickers();

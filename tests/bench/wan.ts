@@ -13,7 +13,9 @@
  * with the bytes on the wire of each (CDP encodedDataLength, headers included).
  * Plus, on the "after" server: the 500-row page's size plain, brotli and gzip, full and lean, and the
  * server's CPU per page with compression (Accept-Encoding: br, gzip) and without (identity),
- * alternating rounds under autocannon.
+ * alternating rounds under autocannon. BENCH_WAN_BASELINE_DIST=<a copy of an earlier admin/dist> adds a
+ * third server ("baselineBundle", compressed) serving that build: the bundle's split measured against
+ * the earlier one in the same run.
  */
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { join } from 'node:path';
@@ -188,6 +190,14 @@ export async function wanStep(ctx: Ctx): Promise<StepResult> {
   const links: Link[] = ctx.smoke ? ['dsl'] : ['slow4g', 'dsl'];
   const before = await startServer(ctx.db, join(ctx.work, 'files'), ctx.serverCpu, { adminDir: ADMIN_DIST, compression: false });
   const after = await startServer(ctx.db, join(ctx.work, 'files'), ctx.serverCpu, { adminDir: ADMIN_DIST });
+  // an earlier build of the admin (a copy of its admin/dist), served compressed: bundle against bundle in one run
+  const baselineDist = process.env.BENCH_WAN_BASELINE_DIST;
+  const baseline = baselineDist ? await startServer(ctx.db, join(ctx.work, 'files'), ctx.serverCpu, { adminDir: baselineDist }) : undefined;
+  const servers: [string, BenchServer][] = [
+    ['before', before],
+    ['after', after],
+  ];
+  if (baseline) servers.push(['baselineBundle', baseline]);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({
@@ -198,16 +208,8 @@ export async function wanStep(ctx: Ctx): Promise<StepResult> {
     const samples: Record<string, Figures[]> = {};
     for (let r = 0; r < rounds; r++) {
       for (const link of links) {
-        // alternate which server goes first
-        for (const [name, server] of (r % 2
-          ? [
-              ['after', after],
-              ['before', before],
-            ]
-          : [
-              ['before', before],
-              ['after', after],
-            ]) as [string, BenchServer][]) {
+        // rotate which server goes first
+        for (const [name, server] of servers.map((_, i) => servers[(i + r) % servers.length])) {
           const f = await visit(browser, server.base, link);
           (samples[`${link}.${name}`] ??= []).push(f);
           ctx.log(`  wan ${link} ${name}: ${STEPS.map((s) => `${s} ${f[s].ms} ms ${round(f[s].bytes / 1024)} kB`).join(', ')}`);
@@ -237,5 +239,6 @@ export async function wanStep(ctx: Ctx): Promise<StepResult> {
     await browser?.close();
     await before.stop();
     await after.stop();
+    await baseline?.stop();
   }
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { precompressDir } from '../../admin/precompress.ts';
 import { COMPRESS_THRESHOLD } from '../../server/plugins/compression.ts';
+import { negotiateEncoding } from '../../server/plugins/compress-whole.ts';
 import { bearer, build, login, type TestApp } from './helpers.ts';
 
 let t: TestApp;
@@ -57,6 +58,22 @@ describe('API answers', () => {
 
     const none = await get(ORDERS);
     expect(none.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('follow the qualities of Accept-Encoding: a refused coding (q=0) is never sent, * stands for the others', async () => {
+    expect(negotiateEncoding('gzip, deflate, br')).toBe('br');
+    expect(negotiateEncoding('br;q=0, gzip;q=0.8')).toBe('gzip');
+    expect(negotiateEncoding('br;q=0, gzip;q=0')).toBeNull();
+    expect(negotiateEncoding('*')).toBe('br');
+    expect(negotiateEncoding('*;q=0, gzip')).toBe('gzip');
+    expect(negotiateEncoding('identity')).toBeNull();
+    expect(negotiateEncoding(undefined)).toBeNull();
+
+    const gz = await get(ORDERS, { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const none = await get(ORDERS, { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    expect(none.headers['content-encoding']).toBeUndefined();
+    expect(none.json()).toEqual(JSON.parse(gunzipSync(gz.rawPayload).toString('utf8')));
   });
 
   it('below the threshold go out as they are', async () => {

@@ -7,7 +7,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import { Notification, useCloseNotification, useTranslate } from 'react-admin';
 import { metadata } from '../generated/index.ts';
 import { HEADER_HEIGHT } from './Header.tsx';
-import { TAGS_HEIGHT } from './TagsView.tsx';
+import { TAGS_HEIGHT } from './theme.ts';
 
 function CloseAction() {
   const close = useCloseNotification();

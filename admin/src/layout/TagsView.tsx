@@ -14,7 +14,9 @@ import { screenAllowed } from '../providers/permissions.ts';
 import { HOME_PATH, PAGE_SCREENS, REFRESH_PREFIX, screenForPath } from '../routing/routeTable.ts';
 import { addTab, closeAllTabs, closeOtherTabs, closeTab, keepTabs, tagsStore, type Tab } from './tagsStore.ts';
 
-export const TAGS_HEIGHT = 34;
+// kept in theme.ts so the notification stack (loaded with the sign-in page) need not load this strip
+import { TAGS_HEIGHT } from './theme.ts';
+export { TAGS_HEIGHT };
 
 export function useTabs(): Tab[] {
   return useSyncExternalStore(tagsStore.subscribe, tagsStore.get);

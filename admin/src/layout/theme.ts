@@ -18,6 +18,8 @@ export { sidebarShadeOf, textShadeOf };
 /** Sidebar colours (dark menu, as the portal's users know it from the legacy UI). */
 export const [SIDEBAR_BG, SIDEBAR_SUB_BG] = SIDEBAR_SURFACES;
 export const SIDEBAR_TEXT = '#bfcbd9';
+/** height of the visited-tabs strip (TagsView), which the notification stack keeps clear of */
+export const TAGS_HEIGHT = 34;
 export const SIDEBAR_COLLAPSED_WIDTH = 54;
 
 export function buildTheme(themeColor: string): RaThemeOptions {

@@ -9,10 +9,15 @@ import { Box, CircularProgress, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { customComponents } from '../custom/index.ts';
-import { EditScreen } from './edit/EditScreen.tsx';
-import { ListScreen } from './list/ListScreen.tsx';
+import { preloadable } from './preloadable.tsx';
 import { ScreenHeader } from './ScreenHeader.tsx';
-import { ShowScreen } from './show/ShowScreen.tsx';
+
+// each kind in its own chunk: the dashboard (a special component) needs none of them, and the list
+// and edit screens bring the date pickers (@mui/x-date-pickers, the largest library of the admin)
+export const ListScreen = preloadable(() => import('./list/ListScreen.tsx').then((m) => m.ListScreen));
+export const EditScreen = preloadable(() => import('./edit/EditScreen.tsx').then((m) => m.EditScreen));
+export const ShowScreen = preloadable(() => import('./show/ShowScreen.tsx').then((m) => m.ShowScreen));
+const kindFallback = <CircularProgress size={24} sx={{ m: 3 }} />;
 
 export interface ScreenPageProps {
   screen: CompiledScreen;
@@ -38,6 +43,10 @@ export function ScreenPage({ screen }: ScreenPageProps): ReactElement {
     );
   }
   // key: two screens of one kind (e.g. the three order lists) never share state
+  return <Suspense fallback={kindFallback}>{screenOfKind(screen)}</Suspense>;
+}
+
+function screenOfKind(screen: CompiledScreen): ReactElement {
   switch (screen.kind) {
     case 'list':
       return <ListScreen key={screen.name} screen={screen} />;

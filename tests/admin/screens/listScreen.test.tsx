@@ -12,7 +12,7 @@ import { metadata } from '../../../admin/src/generated/index.ts';
 import en from '../../../admin/src/generated/messages.en-US.json';
 import { createI18nProvider, preloadMessages } from '../../../admin/src/providers/i18nProvider.ts';
 import { setToken, setUser, type PortalUser } from '../../../admin/src/providers/storage.ts';
-import { ScreenPage } from '../../../admin/src/screens/index.tsx';
+import { ListScreen, ScreenPage } from '../../../admin/src/screens/index.tsx';
 import { resetBrowserState, supplierUser } from '../helpers.ts';
 
 const msg = en as Record<string, string>;
@@ -23,6 +23,9 @@ const RELEASED = code('purchaseOrderStatus', 'released');
 let i18n: I18nProvider;
 beforeAll(async () => {
   await preloadMessages('en-US');
+  // ScreenPage loads the list screen lazily (its own chunk): fetched here, so that the first test's
+  // wait is for rendering, not for transforming the module
+  await ListScreen.preload();
   i18n = createI18nProvider('en-US');
 });
 beforeEach(() => {

@@ -16,6 +16,9 @@ const dashboard = metadata.screens.find((s) => s.component === 'NoticeCentre') a
 let i18n: I18nProvider;
 beforeAll(async () => {
   await preloadMessages('en-US');
+  // ScreenPage loads the dashboard lazily (its own chunk): loaded here, so that the first test's wait
+  // is for rendering, not for transforming the module
+  await import('../../../admin/src/custom/NoticeCentre.tsx');
   i18n = createI18nProvider('en-US');
 });
 beforeEach(() => {
