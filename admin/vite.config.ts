@@ -92,14 +92,17 @@ function reloadWithServer(): Plugin {
       if (last && now.structure === last.structure) {
         last = now;
         server.ws.send({ type: 'custom', event: 'portal:messages', data: { hash: now.hash, bundles: now.bundles } });
+        server.config.logger.info(`metadata ${now.hash}: texts sent to the page`, { timestamp: true });
         continue;
       }
       const caughtUp = await serverServes(now.hash);
       if (written) continue; // newer files: judged against what the page has now
       last = now;
       // the page swaps the screen definitions in place, or reloads when its route table changed
-      if (caughtUp) server.ws.send({ type: 'custom', event: 'portal:metadata', data: { hash: now.hash, bundles: now.bundles } });
-      else {
+      if (caughtUp) {
+        server.ws.send({ type: 'custom', event: 'portal:metadata', data: { hash: now.hash, bundles: now.bundles } });
+        server.config.logger.info(`metadata ${now.hash}: screens sent to the page`, { timestamp: true });
+      } else {
         server.config.logger.warn(`the API does not serve metadata ${now.hash} yet (see the server's log): reloading the page anyway`);
         server.ws.send({ type: 'full-reload' });
       }

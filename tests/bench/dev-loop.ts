@@ -43,11 +43,11 @@ for (const s of [dev.stdout, dev.stderr])
     log += d.toString();
     for (const line of d.toString().split('\n')) arrivals.push({ at: Date.now(), line });
   });
-/** When codegen had written and when the server had reloaded, after `t` (ms after it), or '-' when it did not. */
+/** When codegen had written, the server had reloaded and Vite had sent the edit to the page, after `t` (ms after it), or '-' when it did not. */
 function stages(t: number): string {
   const after = (re: RegExp) => arrivals.find((a) => a.at >= t && re.test(a.line));
   const at = (a: { at: number } | undefined) => (a ? `${a.at - t} ms` : '-');
-  return `codegen written at ${at(after(/codegen: \d/))}, server reloaded at ${at(after(/reloaded in/))}`;
+  return `codegen written at ${at(after(/codegen: \d/))}, server reloaded at ${at(after(/reloaded in/))}, sent to the page at ${at(after(/sent to the page/))}`;
 }
 try {
   const t0 = Date.now();
