@@ -23,6 +23,7 @@ import { buildApp } from './app.ts';
 import { log, loggerOptions, prepare } from './prepare.ts';
 import { refusalParagraph } from './dev-log.ts';
 import { newCompileCache } from './plugins/compile-cache.ts';
+import { databaseShape } from './dev-database-shape.ts';
 import * as generated from './generated/index.ts';
 import { replaceGenerated, type GeneratedBundle } from './generated/index.ts';
 
@@ -80,18 +81,6 @@ async function appWithHandler(): Promise<{ app: FastifyInstance; handler: Handle
   });
   await app.ready();
   return { app, handler: handler! };
-}
-
-/**
- * What the database step (prepare: migration, owed demo rows, trigram indexes) reads of a bundle:
- * the tables, the migrations and the entities' fields, seeds, code tables and rules. Screens, menus,
- * actions and texts are not in it: an edit of only those (a label, a column, a button, the dev
- * loop's common case) skips the database step and just builds the new app. Demo rows that failed
- * are retried on the edit that fixes their cause (a field, a seed hint, a code table).
- */
-function databaseShape(b: GeneratedBundle): string {
-  const entities = Object.values(b.metadata.entities).map(({ actions: _actions, ...rest }) => rest);
-  return JSON.stringify([b.tables, b.migrations, b.metadata.codeTables, b.metadata.rules, entities]);
 }
 
 let current = await appWithHandler();
