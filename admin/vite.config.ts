@@ -5,13 +5,13 @@
  *
  * In dev, a metadata edit makes codegen rewrite src/generated/: instead of hot-updating those
  * modules, the page waits until the API serves the same metadata (GET /api/meta answers its hash),
- * so it never shows screens the server does not know yet. Then an edit that changed only texts
+ * so it never shows screens the server does not know yet. An edit that changed only texts
  * (labels, messages: the message bundles differ, nothing else but the hash) sends the new bundles to
- * the page, which swaps them in place (admin/src/providers/i18nProvider.ts); any other edit sends
+ * the page at once, which swaps them in place (admin/src/providers/i18nProvider.ts); any other edit sends
  * 'portal:metadata': the page installs the session's new metadata and re-renders the open screen in
  * place (admin/src/providers/metadataSwap.ts), or reloads once when its route table changed. Type errors in hooks and handlers show in Vite's error overlay (typeErrorsOverlay).
  */
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type ViteDevServer } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './precompress.ts';
 import { preloadApp } from './preloadApp.ts';
@@ -58,36 +58,65 @@ async function serverHash(): Promise<string | null> {
   }
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
- * Holds the page's update after a metadata change until the API has reloaded the same metadata;
- * then swaps the texts in place when only they changed, else reloads the page.
+ * Sends the page each metadata change codegen writes: an edit of texts only (the message bundles
+ * differ, nothing else but the hash) at once, as the new bundles, since the page needs nothing new
+ * from the API for them; any other edit once the API serves the same metadata, as
+ * 'portal:metadata' (or a reload when the API does not catch up). Files written while it waits are
+ * judged as they come, so a quick second save is never lost behind the first.
  */
 function reloadWithServer(): Plugin {
   let waiting: Promise<void> | null = null;
+  let written = false;
   let last = generatedNow();
+  /** Resolves true once the API serves `hash`; false on a newer write or after 20 s. */
+  async function serverServes(hash: string): Promise<boolean> {
+    const until = Date.now() + 20_000;
+    while (!written && Date.now() < until) {
+      if ((await serverHash()) === hash) return true;
+      await sleep(25);
+    }
+    return false;
+  }
+  async function settle(server: ViteDevServer): Promise<void> {
+    for (let tries = 0; written && tries < 200; tries++) {
+      written = false;
+      await sleep(20); // the files arrive in a burst
+      const now = generatedNow();
+      if (!now) {
+        written = true; // being written: read again
+        continue;
+      }
+      if (last && now.hash === last.hash) continue;
+      if (last && now.structure === last.structure) {
+        last = now;
+        server.ws.send({ type: 'custom', event: 'portal:messages', data: { hash: now.hash, bundles: now.bundles } });
+        server.config.logger.info(`metadata ${now.hash}: texts sent to the page`, { timestamp: true });
+        continue;
+      }
+      const caughtUp = await serverServes(now.hash);
+      if (written) continue; // newer files: judged against what the page has now
+      last = now;
+      // the page swaps the screen definitions in place, or reloads when its route table changed
+      if (caughtUp) {
+        server.ws.send({ type: 'custom', event: 'portal:metadata', data: { hash: now.hash, bundles: now.bundles } });
+        server.config.logger.info(`metadata ${now.hash}: screens sent to the page`, { timestamp: true });
+      } else {
+        server.config.logger.warn(`the API does not serve metadata ${now.hash} yet (see the server's log): reloading the page anyway`);
+        server.ws.send({ type: 'full-reload' });
+      }
+    }
+    waiting = null;
+  }
   return {
     name: 'portal-reload-with-server',
     apply: 'serve',
     handleHotUpdate({ file, server }) {
       if (!file.includes('/src/generated/')) return;
-      waiting ??= (async () => {
-        // the files arrive in a burst; the hash is in metadata.json
-        await new Promise((r) => setTimeout(r, 50));
-        const want = generatedNow()?.hash ?? ''; // being written: reload anyway below
-        const until = Date.now() + 20_000;
-        while (want && Date.now() < until && (await serverHash()) !== want) await new Promise((r) => setTimeout(r, 100));
-        const caughtUp = !!want && (await serverHash()) === want;
-        if (want && !caughtUp) server.config.logger.warn(`the API does not serve metadata ${want} yet (see the server's log): reloading the page anyway`);
-        // read again now that codegen has finished (the API reloads after it has written everything)
-        const now = generatedNow();
-        const textsOnly = caughtUp && !!now && !!last && now.structure === last.structure;
-        last = now;
-        waiting = null;
-        if (textsOnly) server.ws.send({ type: 'custom', event: 'portal:messages', data: { hash: now!.hash, bundles: now!.bundles } });
-        // the page swaps the screen definitions in place, or reloads when its route table changed
-        else if (caughtUp && now) server.ws.send({ type: 'custom', event: 'portal:metadata', data: { hash: now.hash, bundles: now.bundles } });
-        else server.ws.send({ type: 'full-reload' });
-      })();
+      written = true;
+      waiting ??= settle(server);
       return [];
     },
   };

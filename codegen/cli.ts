@@ -93,7 +93,7 @@ if (args.includes('--watch')) {
   watchTree(join(root, 'metadata'), () => {
     clearTimeout(timer);
     // one run at a time: a burst of saves is one run, a save during a run gets its own run after it
-    timer = setTimeout(() => (running = running.then(() => once(false))), 50);
+    timer = setTimeout(() => (running = running.then(() => once(false))), 30);
   });
   console.log('codegen: watching metadata/ ...');
 } else {

@@ -8,9 +8,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export const TYPECHECK_CONFIG = 'tsconfig.hooks.json';
+/** tsc --watch's niceness (0 normal, 19 lowest): it gets whatever CPU the rest of the loop leaves */
+const TYPECHECK_NICENESS = 5;
 /** Where the last report is written, relative to the project root (the admin's dev server watches it). */
 export const TYPES_REPORT = '.tmp/dev/types.json';
 
@@ -39,6 +42,13 @@ export function watchTypes(root: string, onReport: (r: TypesReport) => void): Ch
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  // below the loop's own processes: a metadata edit rewrites server/generated/ and so wakes tsc too,
+  // which must not take the CPU from codegen, the server's reload and Vite (the edit on screen first)
+  try {
+    if (child.pid) setPriority(child.pid, TYPECHECK_NICENESS);
+  } catch {
+    /* not allowed here: same priority */
+  }
   const file = join(root, TYPES_REPORT);
   mkdirSync(dirname(file), { recursive: true });
   const feed = tscWatchParser((r) => {

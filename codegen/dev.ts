@@ -4,10 +4,10 @@
  *  - the dev server (server/dev.ts) reloads the generated metadata in place, without a restart;
  *    tsx watch restarts it only when server code changes (server/generated/ is not its business);
  *  - Vite serves the admin with hot reload on VITE_PORT (default 5173), proxying the API to the dev
- *    server on PORT (default 3000); after a metadata edit it reloads the page once the API serves
- *    the same metadata (admin/vite.config.ts).
+ *    server on PORT (default 3000); after a metadata edit the page swaps the new texts at once, and
+ *    the new screens once the API serves the same metadata (admin/vite.config.ts).
  *  - tsc --watch type-checks hooks and handlers on every save (codegen/dev-typecheck.ts), in the
- *    terminal and the browser's error overlay.
+ *    terminal and the browser's error overlay, at a lower priority than the rest of the loop.
  * Codegen writes once before the others start, so they never read generated files mid-write.
  * Ctrl-C (or SIGTERM) stops them all.
  */

@@ -34,6 +34,7 @@ import homeRoutes from './routes/home.ts';
 import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 import inboundRoutes from './inbound/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
+import { cachedSerializers, cachedValidators, type CompileCache } from './plugins/compile-cache.ts';
 import { strictBodyCompiler } from './plugins/strict-bodies.ts';
 import type { HashPool, HashPoolOptions } from './auth/hash-pool.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
@@ -83,6 +84,8 @@ export interface AppOptions {
   mfaRequiredFor?: Profile[];
   /** Fastify's serverFactory: the dev server (server/dev.ts) takes each app's request handler and serves it from one port */
   serverFactory?: FastifyServerOptions['serverFactory'];
+  /** compiled validators and serializers shared with earlier apps of this process (the dev server's rebuilds; server/plugins/compile-cache.ts) */
+  compileCache?: CompileCache;
   /** e-mail: SMTP or .eml files, the sender loop (off unless asked: npm start turns it on) */
   mail?: MailOptions;
   /** the portal's address in mails (PORTAL_PUBLIC_URL; default http://127.0.0.1:3000) */
@@ -146,9 +149,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     ...(opts.serverFactory ? { serverFactory: opts.serverFactory } : {}),
+    ...(opts.compileCache ? { schemaController: cachedSerializers(opts.compileCache) } : {}),
   });
   // bodies with exact types, no coercion (server/plugins/strict-bodies.ts)
-  app.setValidatorCompiler(strictBodyCompiler());
+  app.setValidatorCompiler(opts.compileCache ? cachedValidators(strictBodyCompiler(), opts.compileCache) : strictBodyCompiler());
   // every route registered from here on is recorded: the OpenAPI document is built from them
   const routes = collectRoutes(app);
   app.decorate('db', db);

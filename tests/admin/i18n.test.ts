@@ -110,6 +110,9 @@ describe('persistence', () => {
       expect(received[0].translate('shell.tags.closeAll')).toBe('关闭所有');
       await received[0].changeLocale('en-US');
       expect(received[0].translate('route.orderShip')).toBe('Ship orders');
+      // the same texts again (a column edit sends them too): nothing swapped, nothing re-rendered
+      await swapMessages({ 'zh-CN': zh, 'en-US': en });
+      expect(received).toHaveLength(1);
     } finally {
       stop();
       // back to the generated texts for the other tests

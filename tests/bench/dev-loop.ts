@@ -5,7 +5,8 @@
  * then the entity file and its two catalogues are written (the fixture of tests/codegen/fixtures)
  * and the time until the new screen shows its title and demo rows is taken (the page reloads with
  * the new metadata, then the screen is opened); then, on the open screen, three times each: a label
- * edit, a new column and a new action (with its button), each swapped in place or reloaded (printed),
+ * edit, a new column and a new action (with its button), each swapped in place or reloaded (printed,
+ * with whether a filter text typed and a row selected before the edits are still there),
  * and the three kinds' medians side by side. Prints the times, the load average before each, and the loop's own log lines
  * (codegen's and the server reload's durations). A measurement, not a test: nothing is asserted.
  */
@@ -27,13 +28,27 @@ const freePort = () =>
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 
 const copy = copyProject('portal-dev-loop-bench-');
-const [port, vitePort] = [await freePort(), await freePort()];
+// E2E_PORT=n: the loop's API on n+1 and Vite on n+2 (a machine shared by several people); else free ports
+const base = Number(process.env.E2E_PORT ?? 0);
+const [port, vitePort] = base ? [base + 1, base + 2] : [await freePort(), await freePort()];
 const vite = `http://127.0.0.1:${vitePort}`;
 let log = '';
 const dev = copy.start(join(copy.dir, 'node_modules/.bin/tsx'), ['codegen/dev.ts'], {
   env: { PORT: String(port), VITE_PORT: String(vitePort), PORTAL_DB: join(copy.dir, 'data/portal.db') },
 });
-for (const s of [dev.stdout, dev.stderr]) s?.on('data', (d: Buffer) => (log += d.toString()));
+/** the loop's log lines with the time each arrived: where an edit's time went */
+const arrivals: { at: number; line: string }[] = [];
+for (const s of [dev.stdout, dev.stderr])
+  s?.on('data', (d: Buffer) => {
+    log += d.toString();
+    for (const line of d.toString().split('\n')) arrivals.push({ at: Date.now(), line });
+  });
+/** When codegen had written, the server had reloaded and Vite had sent the edit to the page, after `t` (ms after it), or '-' when it did not. */
+function stages(t: number): string {
+  const after = (re: RegExp) => arrivals.find((a) => a.at >= t && re.test(a.line));
+  const at = (a: { at: number } | undefined) => (a ? `${a.at - t} ms` : '-');
+  return `codegen written at ${at(after(/codegen: \d/))}, server reloaded at ${at(after(/reloaded in/))}, sent to the page at ${at(after(/sent to the page/))}`;
+}
 try {
   const t0 = Date.now();
   for (;;) {
@@ -73,7 +88,9 @@ try {
     const ms = Date.now() - t;
     if (!kind) return;
     times[kind].push(ms);
-    console.log(`${kind}: ${ms} ms from saving to the screen (load average ${load}, ${(await marked()) ? 'swapped in place' : 'page reloaded'})`);
+    console.log(
+      `${kind}: ${ms} ms from saving to the screen (load average ${load}, ${(await marked()) ? 'swapped in place' : 'page reloaded'}; ${await kept()}; ${stages(t)})`,
+    );
   }
   {
     // as a developer would: save, let the page reload with the new metadata, open the new screen
@@ -88,6 +105,13 @@ try {
     await page.getByTestId('lean-row').first().waitFor({ timeout: 120_000 });
     console.log(`new entity: ${Date.now() - t} ms from saving to the screen (load average ${load}, page reloaded)`);
   }
+  // what the user did on the screen before the edits, checked after them: a half-typed filter and a selected row
+  const filter = page.getByTestId(/^filter-name/).first();
+  await filter.fill('typed before the edits');
+  await page.getByTestId('lean-row').first().locator('input[data-role="toggle"]').click();
+  const kept = async () =>
+    `filter text ${(await filter.inputValue()) === 'typed before the edits' ? 'kept' : 'LOST'}, ` +
+    `selection ${(await page.locator('[data-testid="lean-row"].lt-selected, [data-testid="lean-row"].lt-current').count()) ? 'kept' : 'LOST'}`;
   const screen = (j: Record<string, unknown>) => (j.screens as { columns: string[]; buttons: string[] }[])[0];
   const entityFile = 'entities/supplier-contact.json';
   for (const round of [1, 2, 3]) {

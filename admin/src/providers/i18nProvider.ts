@@ -102,13 +102,17 @@ export function onMessagesSwapped(listener: ProviderListener): () => void {
  * page: `npm run dev` sends the new bundles when a metadata edit changed only texts (admin/vite.config.ts).
  */
 export async function swapMessages(bundles: Record<string, unknown>): Promise<void> {
+  let changed = false;
   for (const l of SUPPORTED) {
     const m = bundles[l];
     if (!m || typeof m !== 'object') continue;
     const { $comment: _ignored, ...rest } = m as Record<string, string>;
+    // the same texts (a column or an action edit sends them too) re-render nothing: the whole app re-renders on a swap
+    if (JSON.stringify(rest) === JSON.stringify(appBundles[l])) continue;
     appBundles[l] = rest;
+    changed = true;
   }
-  if (!provider) return;
+  if (!provider || !changed) return;
   await provider.changeLocale(provider.getLocale());
   provider = { ...provider };
   for (const listener of swapListeners) listener(provider);
