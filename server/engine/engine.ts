@@ -697,7 +697,7 @@ export class Engine {
     if ((a.from ?? []).includes(status) || (a.to ?? []).includes(status) || (!a.from && !a.to)) return;
     // the upload's action is an engine step the user never sees: the message names the parent's status, not the step
     const table = parent.fields[a.statusField]?.codeTable;
-    const detail = { record: String(row[parent.titleField] ?? row.id), statusLabel: table ? codeLabelKey(table, status) : status };
+    const detail = { record: this.labelOf(parent, row), statusLabel: table ? codeLabelKey(table, status) : status };
     throw conflict('error.illegalTransition', { action: a.name, status, id: Number(row.id), ...detail }, undefined, 'error.filesFrozen');
   }
 
@@ -713,7 +713,8 @@ export class Engine {
     const refusal = transitionRefusal(a, status);
     if (!refusal.messageKey) return conflict(refusal.code, args);
     const table = e.fields[a.statusField!]?.codeTable;
-    const detail = { record: String(row[e.titleField] ?? row.id), statusLabel: table ? codeLabelKey(table, status) : status, actionLabel: a.labelKey };
+    // the record by its identifyBy fields: a stale ship names the line (order/item/part), not only its order
+    const detail = { record: this.labelOf(e, row), statusLabel: table ? codeLabelKey(table, status) : status, actionLabel: a.labelKey };
     return conflict(refusal.code, { ...args, ...detail }, undefined, refusal.messageKey);
   }
 

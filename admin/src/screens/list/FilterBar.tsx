@@ -86,8 +86,11 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
     }
     onApply(values);
   };
+  // a half-typed date (2026-1) is no value, so clearing the draft changes nothing the picker sees: Reset remounts the date fields
+  const [resets, setResets] = useState(0);
   const reset = () => {
     setDraft({});
+    setResets((n) => n + 1);
     onReset();
   };
   const onKey = (e: KeyboardEvent) => {
@@ -120,7 +123,7 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
         // a range of days, also on a date-time column (the server takes the end day whole)
         const date = (key: string, lbl: string) => (
           <DatePickerField
-            key={key}
+            key={`${key}-${resets}`}
             value={draft[key]}
             onChange={(v) => set(key, v)}
             label={lbl}
