@@ -85,10 +85,18 @@ export function ListScreen({ screen }: { screen: CompiledScreen }): ReactElement
 /**
  * The children of the clicked row (screen.related, e.g. a DFS line's shipment history) in a panel
  * at the right edge of the window: visible at once, whatever row of a 500-row page was clicked,
- * and closed again with its button (or by clicking another row, which shows that row's).
+ * and closed again with its button or Escape (or by clicking another row, which shows that row's).
  */
 function RelatedPanel({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }): ReactElement {
   const translate = useTranslate();
+  // Escape closes it, as it closes a drawer; not while a dialog above it has the key (MUI stops its Escape there)
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('.MuiDialog-root')) onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
     <Paper
       elevation={8}
