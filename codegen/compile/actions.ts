@@ -56,6 +56,13 @@ export function compileActions(s: EntityScope): Record<string, CompiledAction> {
     const from = a.from && table ? a.from.map((k, i) => codeOf(file, `${p}/from/${i}`, table, k)) : a.from;
     const toList = a.to === undefined ? undefined : Array.isArray(a.to) ? a.to : [a.to];
     const to = toList && table ? toList.map((k, i) => codeOf(file, Array.isArray(a.to) ? `${p}/to/${i}` : `${p}/to`, table, k)) : toList;
+    const refusedIn = a.illegalTransitionIn && table ? a.illegalTransitionIn.map((k, i) => codeOf(file, `${p}/illegalTransitionIn/${i}`, table, k)) : undefined;
+    if (a.illegalTransitionIn && !a.illegalTransitionKey)
+      err(file, `${p}/illegalTransitionIn`, `action "${an}" names states for its illegalTransitionKey but has none`);
+    refusedIn?.forEach((c, i) => {
+      if (from?.includes(c))
+        err(file, `${p}/illegalTransitionIn/${i}`, `action "${an}" runs in state "${a.illegalTransitionIn![i]}": it cannot be refused there`);
+    });
     const input: Record<string, CompiledField> = {};
     for (const [inName, rawIn] of Object.entries(a.input ?? {})) {
       const inDef = inputDefinition(s, an, inName, rawIn);
@@ -107,6 +114,7 @@ export function compileActions(s: EntityScope): Record<string, CompiledAction> {
       confirm: !!a.confirm,
       successKey: a.successKey ?? 'message.actionSuccess',
       illegalTransitionKey: a.illegalTransitionKey ?? 'error.illegalTransition',
+      ...(refusedIn ? { illegalTransitionIn: refusedIn } : {}),
       internal: !!a.internal,
       ...(a.upload ? { upload: { rule: a.upload.rule, template: !!a.upload.template } } : {}),
     };

@@ -47,6 +47,7 @@ export interface RawAction {
   confirm?: boolean;
   successKey?: string;
   illegalTransitionKey?: string;
+  illegalTransitionIn?: string[];
   internal?: boolean;
   upload?: { rule: string; template?: boolean };
 }

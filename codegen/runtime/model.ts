@@ -84,6 +84,8 @@ export interface CompiledAction {
   confirm: boolean;
   successKey: string;
   illegalTransitionKey: string;
+  /** stored codes in which illegalTransitionKey is the reason (absent: every state outside `from`); elsewhere the refusal names the status */
+  illegalTransitionIn?: string[];
   /** applied by the engine only (file.onUpload): no route, no button */
   internal: boolean;
   /** the action takes one uploaded file checked against this file rule */

@@ -4,6 +4,7 @@
  * permission and row scope are applied to every statement. No entity is named in this file.
  */
 import { codeLabelKey, type CompiledAction, type CompiledEntity, type CompiledMetadata } from '../../codegen/runtime/model.ts';
+import { transitionRefusal } from '../../codegen/runtime/transition-refusal.ts';
 import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
 import { SchemaValidator, type FieldErrors } from '../../codegen/runtime/validation.ts';
 import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
@@ -699,13 +700,16 @@ export class Engine {
    * Files follow their parent's state as actions do (file.onUpload): a file may be added, replaced
    * or deleted while the parent is in a state the upload action starts from, or the state it leads
    * to (a replacement before the next step); after that the evidence is frozen (a confirmed
-   * hazardous-chemicals receipt keeps its signed document). 409 with the action's transition code.
+   * hazardous-chemicals receipt keeps its signed document). 409 error.illegalTransition saying so (error.filesFrozen).
    */
   private assertParentTakesFiles(parent: CompiledEntity, a: CompiledAction, row: Rec): void {
     if (!a.statusField) return;
     const status = String(row[a.statusField]);
     if ((a.from ?? []).includes(status) || (a.to ?? []).includes(status) || (!a.from && !a.to)) return;
-    throw this.stateRefusal(parent, a, row);
+    // the upload's action is an engine step the user never sees: the message names the parent's status, not the step
+    const table = parent.fields[a.statusField]?.codeTable;
+    const detail = { record: this.labelOf(parent, row), statusLabel: table ? codeLabelKey(table, status) : status };
+    throw conflict('error.illegalTransition', { action: a.name, status, id: Number(row.id), ...detail }, undefined, 'error.filesFrozen');
   }
 
   /**
@@ -717,10 +721,12 @@ export class Engine {
   private stateRefusal(e: CompiledEntity, a: CompiledAction, row: Rec): AppError {
     const status = String(row[a.statusField!]);
     const args = { action: a.name, status, id: Number(row.id) };
-    if (a.illegalTransitionKey !== 'error.illegalTransition') return conflict(a.illegalTransitionKey, args);
+    const refusal = transitionRefusal(a, status);
+    if (!refusal.messageKey) return conflict(refusal.code, args);
     const table = e.fields[a.statusField!]?.codeTable;
-    const detail = { record: String(row[e.titleField] ?? row.id), statusLabel: table ? codeLabelKey(table, status) : status, actionLabel: a.labelKey };
-    return conflict('error.illegalTransition', { ...args, ...detail }, undefined, 'error.statusChanged');
+    // the record by its identifyBy fields: a stale ship names the line (order/item/part), not only its order
+    const detail = { record: this.labelOf(e, row), statusLabel: table ? codeLabelKey(table, status) : status, actionLabel: a.labelKey };
+    return conflict(refusal.code, { ...args, ...detail }, undefined, refusal.messageKey);
   }
 
   /**

@@ -4,7 +4,7 @@
  * (stack, SQL, driver message) ever leaves the server.
  */
 import type { FieldErrors } from '../../codegen/runtime/validation.ts';
-import type { Locale } from '../../codegen/runtime/model.ts';
+import type { CompiledRule, Locale } from '../../codegen/runtime/model.ts';
 
 /**
  * A placeholder value of a message. Besides plain values: an argument whose name ends in `Label`
@@ -35,3 +35,7 @@ export const forbidden = (code = 'error.forbidden', args: Record<string, string 
 export const notFound = (code = 'error.notFound'): AppError => new AppError(404, code);
 export const conflict = (code: string, args: MessageArgs = {}, fieldErrors?: FieldErrors, messageKey?: string): AppError =>
   new AppError(409, code, args, fieldErrors, messageKey);
+
+/** A file refused by its upload rule names what the rule allows (the types, the name's length), not only that it is refused. */
+export const fileTypeRefused = (rule: CompiledRule | undefined): AppError => badRequest('error.fileType', { types: String(rule?.params.types ?? '') });
+export const fileNameTooLong = (rule: CompiledRule): AppError => badRequest('error.fileNameTooLong', { max: rule.maxNameLength ?? 0 });

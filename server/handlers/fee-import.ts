@@ -15,7 +15,7 @@
 import type { CompiledMetadata, Locale } from '../../codegen/runtime/model.ts';
 import { SchemaValidator } from '../../codegen/runtime/validation.ts';
 import type { FieldErrors } from '../../codegen/runtime/validation.ts';
-import { AppError } from '../engine/errors.ts';
+import { AppError, fileNameTooLong, fileTypeRefused } from '../engine/errors.ts';
 import { translate } from '../engine/i18n.ts';
 import type { CollectionHandler, FileResult, UploadedFile } from '../engine/handler-types.ts';
 import { messages, schemas } from '../generated/index.ts';
@@ -62,7 +62,7 @@ const sheetContext = (meta: CompiledMetadata) => ({
 function checkFile(meta: CompiledMetadata, file: UploadedFile | undefined): UploadedFile {
   if (!file || file.data.length === 0) throw new AppError(400, 'error.fileEmpty');
   const rule = meta.rules.importFile;
-  if (rule?.maxNameLength && [...file.fileName].length > rule.maxNameLength) throw new AppError(400, 'error.fileNameTooLong');
+  if (rule?.maxNameLength && [...file.fileName].length > rule.maxNameLength) throw fileNameTooLong(rule);
   if (rule?.maxSizeKiB && file.data.length > rule.maxSizeKiB * 1024) throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB });
   return file;
 }
@@ -77,7 +77,7 @@ export function parseFeeItemWorkbook(meta: CompiledMetadata, data: Uint8Array): 
   try {
     sheet = readFirstSheet(data, FEE_IMPORT_LIMITS);
   } catch (err) {
-    if (err instanceof XlsxError) throw workbookRefused(err);
+    if (err instanceof XlsxError) throw workbookRefused(meta, err);
     throw err;
   }
   if (sheet.rows.length - 1 > MAX_IMPORT_ROWS) throw new AppError(413, 'error.payloadTooLarge', { limit: 'rows', max: MAX_IMPORT_ROWS });
@@ -85,8 +85,8 @@ export function parseFeeItemWorkbook(meta: CompiledMetadata, data: Uint8Array): 
 }
 
 /** The client's answer to a workbook the reader refused: 413 naming the limit it breaks, else 400 error.fileType. */
-function workbookRefused(err: XlsxError): AppError {
-  if (err.problem !== 'tooLarge' || !err.limit) return new AppError(400, 'error.fileType');
+function workbookRefused(meta: CompiledMetadata, err: XlsxError): AppError {
+  if (err.problem !== 'tooLarge' || !err.limit) return fileTypeRefused(meta.rules.importFile);
   // the row limit counts the header; the user counts data rows
   const args = err.limit === 'rows' ? { limit: 'rows', max: MAX_IMPORT_ROWS } : { limit: err.limit, max: err.max ?? 0 };
   // a byte limit is named in KB, as the upload limit is

@@ -10,7 +10,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { CompiledRule } from '../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import type { Engine } from '../engine/engine.ts';
-import { AppError, badRequest } from '../engine/errors.ts';
+import { AppError, badRequest, fileNameTooLong, fileTypeRefused } from '../engine/errors.ts';
 import { contentDisposition, responseSchema } from './resources.ts';
 import { fieldOf } from '../engine/records.ts';
 import { readMultipart } from './multipart.ts';
@@ -43,16 +43,16 @@ export async function checkFile(rule: CompiledRule, rawName: string, data: Buffe
   // a name that could fool a reader (x<U+202E>lmth.jpg shows as "xgpj.html") is refused, not cleaned
   if (!singleLine.test(rawName)) throw badRequest('error.fileNameCharacters');
   const fileName = cleanFileName(rawName);
-  if (!fileName || fileName === '.' || fileName === '..') throw badRequest('error.fileType', { types: String(rule.params.types ?? '') });
+  if (!fileName || fileName === '.' || fileName === '..') throw fileTypeRefused(rule);
   if (data.length === 0) throw badRequest('error.fileEmpty');
-  if (rule.maxNameLength && [...fileName].length > rule.maxNameLength) throw badRequest('error.fileNameTooLong', { max: rule.maxNameLength });
+  if (rule.maxNameLength && [...fileName].length > rule.maxNameLength) throw fileNameTooLong(rule);
   if (rule.maxSizeKiB && data.length > rule.maxSizeKiB * 1024) throw new AppError(413, 'error.fileTooLarge', { max: rule.maxSizeKiB });
   const ext = (/\.([A-Za-z0-9]+)$/.exec(fileName)?.[1] ?? '').toLowerCase();
   const allowed = (rule.fileTypes ?? []).flatMap((t) => (t === 'jpg' ? ['jpg', 'jpeg'] : [t]));
   const expect = CONTENT_OF[ext];
-  if (!allowed.includes(ext) || !expect) throw badRequest('error.fileType', { types: String(rule.params.types ?? '') });
+  if (!allowed.includes(ext) || !expect) throw fileTypeRefused(rule);
   const detected = await fileTypeFromBuffer(data);
-  if (!detected || !expect.detected.includes(detected.ext)) throw badRequest('error.fileType', { types: String(rule.params.types ?? '') });
+  if (!detected || !expect.detected.includes(detected.ext)) throw fileTypeRefused(rule);
   return { fileName, mimeType: expect.mime };
 }
 

@@ -208,3 +208,15 @@ describe('an unknown name', () => {
     expect(closest('a', ['b'])).toBeUndefined();
   });
 });
+
+describe("an action's own refusal message limited to states (illegalTransitionIn)", () => {
+  it('naming a state the action starts from is an error: it is never refused there', async () => {
+    edit('entities/hazard-receipt.json', (j) => j.actions.confirm.illegalTransitionIn.push('uploaded'));
+    await expectError('entities/hazard-receipt.json', '/actions/confirm/illegalTransitionIn/1', /action "confirm" runs in state "uploaded"/);
+  });
+
+  it('without a message of its own is an error', async () => {
+    edit('entities/hazard-receipt.json', (j) => delete j.actions.confirm.illegalTransitionKey);
+    await expectError('entities/hazard-receipt.json', '/actions/confirm/illegalTransitionIn', /names states for its illegalTransitionKey but has none/);
+  });
+});

@@ -198,14 +198,22 @@ for (const locale of LOCALES) {
     await unsubmitted[1].getByRole('checkbox').uncheck();
     await expect(page.getByTestId('selected-count')).toBeHidden();
 
-    // a row whose state forbids the button: disabled, and the tooltip says why
-    await (await withStatus('unaudited'))[0].getByRole('checkbox').check();
+    // a row whose state forbids the button: disabled, and the tooltip says why (the row's status, as the server would)
+    const unaudited = (await withStatus('unaudited'))[0];
+    const adjustment = (await api(page, 'GET', `/api/stock-adjustments/${await unaudited.getAttribute('data-id')}`)).body;
+    const stockAdjustment = metadata.entities.stockAdjustment;
+    await unaudited.getByRole('checkbox').check();
     await expect(screen.button(page, 'edit')).toBeDisabled();
     await page.getByTestId('btn-edit-reason').hover();
     await expect(page.getByRole('tooltip', { name: t(locale, 'error.editNotAllowed') })).toBeVisible();
     await expect(screen.button(page, 'submit')).toBeDisabled();
     await page.getByTestId('btn-submit-reason').hover();
-    await expect(page.getByRole('tooltip', { name: t(locale, 'error.illegalTransition') })).toBeVisible();
+    const submitRefusal = t(locale, 'error.statusChanged', {
+      record: (stockAdjustment.identifyBy ?? [stockAdjustment.titleField]).map((f) => String(adjustment[f])).join('/'),
+      statusLabel: t(locale, `code.stockAdjustStatus.${codeOf('stockAdjustStatus', 'unaudited')}`),
+      actionLabel: t(locale, stockAdjustment.actions.submit.labelKey),
+    });
+    await expect(page.getByRole('tooltip', { name: submitRefusal })).toBeVisible();
   });
 }
 
@@ -392,7 +400,7 @@ for (const locale of LOCALES) {
     await dialog.getByTestId('action-cancel').click();
     await logout(page);
 
-    // a stale ship: the order was shipped meanwhile (another tab); the message says what it is now
+    // a stale ship: the line was shipped meanwhile (another tab); the message names the line and what it is now
     await loginIn(page, 'sup01', locale);
     const s = screenNamed('orderShip');
     await openScreen(page, s, locale);
@@ -408,7 +416,8 @@ for (const locale of LOCALES) {
     const statusNow = t(locale, `code.purchaseOrderStatus.${codeOf('purchaseOrderStatus', 'shipped')}`);
     await expect(page.locator('.MuiSnackbar-root')).toContainText(
       t(locale, 'error.statusChanged', {
-        record: order.orderNo,
+        // the line (order/item/part), not only its order
+        record: (metadata.entities.order.identifyBy ?? []).map((f) => String(order[f])).join('/'),
         statusLabel: statusNow,
         actionLabel: t(locale, metadata.entities.order.actions.ship.labelKey),
       }),

@@ -96,6 +96,11 @@ for (const locale of LOCALES) {
     for (const c of s.related[0].columns) await expect(history.getByTestId(`lean-th-${c.field}`)).toHaveText(t(locale, c.labelKey));
     await page.getByTestId('related-panel-close').click();
     await expect(panel).toHaveCount(0);
+    // Escape closes it too (issue 20 point 8)
+    await screen.row(page, id).locator('td').nth(3).click();
+    await expect(panel).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(panel).toHaveCount(0);
   });
 
   test(`the notice centre shows the publication time and the latest publication first (${locale})`, async ({ page, request }) => {

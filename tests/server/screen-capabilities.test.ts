@@ -223,7 +223,7 @@ describe('messages name the limit, the field and the reason', () => {
     }
   });
 
-  it('a stale ship says which order is now in which status', async () => {
+  it('a stale ship says which line (order/item/part) is now in which status', async () => {
     const confirmed = (await get(listUrl('orders', { filter: { status: code('purchaseOrderStatus', 'confirmed') }, range: [0, 0] }))).json()[0] as {
       id: number;
       orderNo: string;
@@ -237,14 +237,17 @@ describe('messages name the limit, the field and the reason', () => {
     });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().status).toBe(code('purchaseOrderStatus', 'shipped'));
+    // the line, not only its order (issue 20 point 5)
+    const lineLabel = (metadata.entities.order.identifyBy ?? []).map((f) => String((confirmed as Record<string, unknown>)[f])).join('/');
+    expect(lineLabel.split('/')).toHaveLength(3);
     for (const [lang, text] of [
       [
         'en-US',
-        `${confirmed.orderNo} is now “${messages['en-US'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”, so “${messages['en-US']['action.order.ship'] ?? messages['en-US'][metadata.entities.order.actions.ship.labelKey]}” is not possible`,
+        `${lineLabel} is now “${messages['en-US'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”, so “${messages['en-US']['action.order.ship'] ?? messages['en-US'][metadata.entities.order.actions.ship.labelKey]}” is not possible`,
       ],
       [
         'zh-CN',
-        `${confirmed.orderNo} 当前状态为“${messages['zh-CN'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”，不能执行“${messages['zh-CN'][metadata.entities.order.actions.ship.labelKey]}”`,
+        `${lineLabel} 当前状态为“${messages['zh-CN'][`code.purchaseOrderStatus.${code('purchaseOrderStatus', 'shipped')}`]}”，不能执行“${messages['zh-CN'][metadata.entities.order.actions.ship.labelKey]}”`,
       ],
     ]) {
       const again = await t.app.inject({

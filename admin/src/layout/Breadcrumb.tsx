@@ -1,31 +1,40 @@
 /**
  * Breadcrumb (react-admin's is Enterprise-only): Home / menu group / list page / current page,
- * all from metadata (the screen's menu group, and activeMenu for hidden screens).
+ * all from metadata (the screen's menu group as the user's menu shows it, and activeMenu for hidden screens).
  */
 import { Breadcrumbs, Link, Typography } from '@mui/material';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
-import { metadata } from '../generated/index.ts';
+import { getToken, getUser, type PortalUser } from '../providers/storage.ts';
+import { buildMenu, groupOf } from './menuModel.ts';
 import { DASHBOARD, HOME_PATH, screenByPath, screenForPath } from '../routing/routeTable.ts';
 
-interface Crumb {
+export interface Crumb {
   key: string;
   label: string;
   to?: string;
 }
 
-export function useCrumbs(pathname: string): Crumb[] {
-  const translate = useTranslate();
+/**
+ * The crumbs of a path for a user: the group crumb only when the user's menu shows that group (a
+ * group with a single entry the user may open is shown as that entry, so it has no crumb either).
+ */
+export function crumbsFor(pathname: string, user: PortalUser | null, translate: (key: string) => string): Crumb[] {
   const screen = screenForPath(pathname);
   const crumbs: Crumb[] = [];
   if (DASHBOARD) crumbs.push({ key: 'home', label: translate(DASHBOARD.titleKey), to: screen?.path === HOME_PATH ? undefined : HOME_PATH });
   if (!screen || screen.path === HOME_PATH) return crumbs;
   const menuScreen = screen.activeMenu ? screenByPath(screen.activeMenu) : screen;
-  const group = metadata.app.menuGroups.find((g) => g.key === menuScreen?.menu?.group);
+  const group = menuScreen ? groupOf(buildMenu(user), menuScreen.path) : undefined;
   if (group) crumbs.push({ key: `group-${group.key}`, label: translate(group.titleKey) });
   if (menuScreen && menuScreen !== screen) crumbs.push({ key: menuScreen.name, label: translate(menuScreen.titleKey), to: menuScreen.path });
   crumbs.push({ key: screen.name, label: translate(screen.titleKey) });
   return crumbs;
+}
+
+export function useCrumbs(pathname: string): Crumb[] {
+  const translate = useTranslate();
+  return crumbsFor(pathname, getToken() ? getUser() : null, translate);
 }
 
 export function Breadcrumb() {

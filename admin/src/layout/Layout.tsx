@@ -18,6 +18,7 @@ import { useAccountStatus, useAuthEvents } from '../providers/hooks.ts';
 import { KEYS, read, write } from '../providers/storage.ts';
 import { SessionGate } from '../routing/SessionGate.tsx';
 import { ConnectionBanner } from './ConnectionBanner.tsx';
+import { MAIN_CONTENT_ID, SkipLink } from './SkipLink.tsx';
 import { Header } from './Header.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -58,6 +59,7 @@ function Shell({ children }: { children: ReactNode }) {
 
   return (
     <Box data-testid="layout" data-mobile={isMobile} sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
+      <SkipLink />
       {isMobile ? (
         <Drawer open={mobileOpen} onClose={() => setMobileOpen(false)} slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH, border: 0 } } }}>
           <Sidebar collapsed={false} onNavigate={() => setMobileOpen(false)} />
@@ -94,7 +96,7 @@ function Shell({ children }: { children: ReactNode }) {
           />
           {settings.tagsView && <TagsView />}
         </Box>
-        <Box component="main" id="main-content" sx={{ flex: 1, p: 2, minWidth: 0 }}>
+        <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} sx={{ flex: 1, p: 2, minWidth: 0, outline: 'none' }}>
           <ErrorBoundary
             resetKeys={[location.pathname]}
             fallbackRender={({ error, resetErrorBoundary }) => <RaError error={error as Error} resetErrorBoundary={resetErrorBoundary} />}

@@ -4,7 +4,8 @@
  * with a record, the record's state must allow it too (an action's `from` states, an entity's
  * editableWhen/deletableWhen). Everything is synchronous: no per-row network checks.
  */
-import type { CompiledAction, CompiledEntity, CompiledScreen } from '../../../codegen/runtime/model.ts';
+import { codeLabelKey, type CompiledAction, type CompiledEntity, type CompiledScreen } from '../../../codegen/runtime/model.ts';
+import { transitionRefusal } from '../../../codegen/runtime/transition-refusal.ts';
 import { canAccessSync, notActingSupplierSync } from '../providers/permissions.ts';
 import { metadata } from './meta.ts';
 
@@ -33,7 +34,10 @@ export const inFromState = (a: CompiledAction, r: Record<string, unknown>): bool
 /** A record's name in messages, as the server's: its identifyBy fields (default: the title field) joined with '/'. */
 export const recordLabel = (e: CompiledEntity, r: Record<string, unknown>): string => (e.identifyBy ?? [e.titleField]).map((n) => String(r[n] ?? '')).join('/');
 
-/** Why `a` may not run on these records: another supplier's line names the records (error.notActingSupplier), else their state; undefined when it may. */
+/**
+ * Why `a` may not run on these records: another supplier's line names the records (error.notActingSupplier), else the first
+ * refused record's state; undefined when it may. Arguments ending in `Label` are i18n keys (the caller translates them, as the server does).
+ */
 export function actionRefusal(
   screen: CompiledScreen,
   e: CompiledEntity,
@@ -44,8 +48,20 @@ export function actionRefusal(
   if (!refused.length) return undefined;
   const others = refused.filter((r) => notActingSupplierSync(a, r));
   if (others.length) return { key: 'error.notActingSupplier', args: { items: others.map((r) => recordLabel(e, r)).join(', ') } };
-  return { key: a.illegalTransitionKey };
+  // the state's reason, as the server's 409 gives it: the action's own message only where it is true, else the row's status
+  const first = refused[0];
+  const status = a.statusField ? first[a.statusField] : undefined;
+  if (status === undefined || status === null) return { key: a.illegalTransitionKey };
+  const refusal = transitionRefusal(a, String(status));
+  if (!refusal.messageKey) return { key: refusal.code };
+  const table = e.fields[a.statusField!]?.codeTable;
+  const statusLabel = table ? codeLabelKey(table, String(status)) : String(status);
+  return { key: refusal.messageKey, args: { record: recordLabel(e, first), statusLabel, actionLabel: a.labelKey } };
 }
+
+/** A refusal's arguments for the message: those ending in `Label` are i18n keys, shown translated (the server's rule, engine/i18n.ts). */
+export const translatedLabels = (args: Record<string, string> | undefined, translate: (key: string) => string): Record<string, string> | undefined =>
+  args && Object.fromEntries(Object.entries(args).map(([k, v]) => [k, k.endsWith('Label') ? translate(v) : v]));
 
 export const mayResource = (resource: string, action: string, record?: Rec): boolean => canAccessSync({ action, resource, ...(record ? { record } : {}) });
 

@@ -84,8 +84,11 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
     }
     onApply(values);
   };
+  // a half-typed date (2026-1) is no value, so clearing the draft changes nothing the picker sees: Reset remounts the date fields
+  const [resets, setResets] = useState(0);
   const reset = () => {
     setDraft({});
+    setResets((n) => n + 1);
     onReset();
   };
   const onKey = (e: KeyboardEvent) => {
@@ -94,7 +97,7 @@ export function FilterBar({ screen, entity, applied, onApply, onReset, canSearch
 
   if (!screen.filters.length && !canIncludeDeleted) return null;
 
-  const ctx: FilterInputContext = { entity, draft, set, onKey, inverted, translate };
+  const ctx: FilterInputContext = { entity, draft, set, onKey, inverted, translate, resets };
 
   return (
     <Box

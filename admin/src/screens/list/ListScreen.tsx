@@ -86,10 +86,18 @@ export function ListScreen({ screen }: { screen: CompiledScreen }): ReactElement
 /**
  * The children of the clicked row (screen.related, e.g. a DFS line's shipment history) in a panel
  * at the right edge of the window: visible at once, whatever row of a 500-row page was clicked,
- * and closed again with its button (or by clicking another row, which shows that row's).
+ * and closed again with its button or Escape (or by clicking another row, which shows that row's).
  */
 function RelatedPanel({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }): ReactElement {
   const translate = useTranslate();
+  // Escape closes it, as it closes a drawer; not while a dialog above it has the key (MUI stops its Escape there)
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('.MuiDialog-root')) onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
     <Paper
       elevation={8}
@@ -166,7 +174,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
   const navigate = useNavigate();
   const theme = useTheme();
   const ctx = useListContext();
-  const { data, isPending, selectedIds, onToggleItem, onSelect, onUnselectItems, sort, setSort, setPage, page, perPage, refetch } = ctx;
+  const { data, error, isPending, selectedIds, onToggleItem, onSelect, onUnselectItems, sort, setSort, setPage, page, perPage, refetch } = ctx;
   const res = entity.resource;
   const editScreen = screenByName(screen.editScreen);
   const hasForm = screen.form.length > 0;
@@ -180,7 +188,8 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
   );
   const relation = fileRelation(screen);
   const files = useFileOps(relation?.resource ?? res);
-  const rows = (enabled ? (data ?? []) : []) as LeanRecord[];
+  // after a refused query the previous page's rows are not this search's answer
+  const rows = (enabled && !error ? (data ?? []) : []) as LeanRecord[];
   // the column choice a saved view keeps (undefined: every column of the screen)
   const [viewColumns, setViewColumns] = useStore<string[] | undefined>(`screens.${screen.name}.columns`, undefined);
   const shownColumns = useMemo(
@@ -313,13 +322,14 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
         actionsLabel={translate('ui.actions')}
         actionsWidth={actionsWidth}
         // a requireFilter screen shows its columns and asks for a condition before any query
-        emptyText={!enabled ? translate('ui.searchFirst') : isPending ? '' : translate('ui.noData')}
+        // a refused or failed query (401, 403, ...) found nothing: it says so, not "no data"
+        emptyText={!enabled ? translate('ui.searchFirst') : error ? translate('ui.listNotLoaded') : isPending ? '' : translate('ui.noData')}
         rowNumberFrom={(page - 1) * perPage + 1}
         accent={theme.palette.primary.main}
         selectRowLabel={translate('ra.action.select_row')}
         selectAllLabel={translate('ra.action.select_all')}
       />
-      {enabled && <Pagination rowsPerPageOptions={pageSizes()} />}
+      {enabled && !error && <Pagination rowsPerPageOptions={pageSizes()} />}
       {screen.related.length > 0 &&
         enabled &&
         (current ? (

@@ -11,7 +11,7 @@ import { Box, Button, Tooltip, Typography } from '@mui/material';
 import { Confirm, useDataProvider, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import type { CompiledAction, CompiledEntity, CompiledScreen } from '../../../../codegen/runtime/model.ts';
 import type { PortalDataProvider } from '../../providers/dataProvider.ts';
-import { actionRefusal, mayAction, mayButton } from '../access.ts';
+import { actionRefusal, mayAction, mayButton, translatedLabels } from '../access.ts';
 import { useNotifyError } from '../errors.ts';
 
 /** why a button is disabled: an i18n key, with its arguments when it names records */
@@ -92,7 +92,12 @@ export function ListToolbar(p: ListToolbarProps): ReactElement {
     if (!forbidden) return button;
     // a disabled button fires no events: the tooltip listens on a wrapper
     return (
-      <Tooltip key={key} title={typeof forbidden === 'string' ? translate(forbidden) : translate(forbidden.key, forbidden.args)} arrow describeChild>
+      <Tooltip
+        key={key}
+        title={typeof forbidden === 'string' ? translate(forbidden) : translate(forbidden.key, translatedLabels(forbidden.args, translate))}
+        arrow
+        describeChild
+      >
         <span data-testid={`btn-${key}-reason`}>{button}</span>
       </Tooltip>
     );

@@ -19,6 +19,8 @@ export interface FilterInputContext {
   /** the range filters whose start is after their end (their inputs show red) */
   inverted: readonly { field: string }[];
   translate: (key: string, options?: Record<string, unknown>) => string;
+  /** how often Reset was pressed: a half-typed date (2026-1) is no value, so Reset remounts the date fields */
+  resets: number;
 }
 
 const inputSx = { width: 170 } as const;
@@ -64,7 +66,7 @@ function rangeInputs(ctx: FilterInputContext, f: CompiledFilter, field: Compiled
     // a range of days, also on a date-time column (the server takes the end day whole)
     const date = (key: string, lbl: string) => (
       <DatePickerField
-        key={key}
+        key={`${key}-${ctx.resets}`}
         value={ctx.draft[key]}
         onChange={(v) => ctx.set(key, v)}
         label={lbl}
