@@ -14,8 +14,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import { ListBase, Pagination, useListContext, useNavigate, useStore, useTranslate, type RaRecord } from 'react-admin';
 import { useTheme } from '@mui/material/styles';
 import type { CompiledEntity, CompiledScreen } from '../../../../codegen/runtime/model.ts';
-import { inFromState, mayAction, mayButton, mayResource, parentTakesFiles } from '../access.ts';
-import { notActingSupplierSync } from '../../providers/permissions.ts';
+import { mayButton, mayResource, parentTakesFiles } from '../access.ts';
 import { useActionRunner } from '../actions/useActionRunner.tsx';
 import { useLeanColumns } from '../columns.ts';
 import { useFileOps } from '../files/useFileOps.tsx';
@@ -24,12 +23,12 @@ import { actionsForButtons, entityOfResource, fileRelation, metadata, screenByNa
 import { RelatedList } from '../related/RelatedList.tsx';
 import { RecordHistory } from '../history/RecordHistory.tsx';
 import { ScreenHeader } from '../ScreenHeader.tsx';
-import { LeanTable, type LeanRecord, type RowAction } from '../table/LeanTable.tsx';
+import { LeanTable, type LeanRecord } from '../table/LeanTable.tsx';
 import { useMobileMode } from '../../layout/mobile.ts';
 import { FilterBar, hasCondition, type FilterValues } from './FilterBar.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { SavedViewsBar } from './SavedViewsBar.tsx';
-import type { ViewState } from './savedViewsApi.ts';
+import { useRowActions, useSearchCommands } from './listBodyHooks.ts';
 import { HEADER_HEIGHT } from '../../layout/Header.tsx';
 import { TAGS_HEIGHT } from '../../layout/TagsView.tsx';
 
@@ -37,7 +36,6 @@ import { TAGS_HEIGHT } from '../../layout/TagsView.tsx';
 export const pageSizes = (): number[] => [...new Set([50, 100, 200, metadata.app.pageSize])].sort((a, b) => a - b);
 
 const EMPTY: FilterValues = {};
-const textWidth = (s: string): number => [...s].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 12 : 7), 0);
 
 export function ListScreen({ screen }: { screen: CompiledScreen }): ReactElement {
   const entity = screenEntity(screen);
@@ -174,7 +172,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
   const navigate = useNavigate();
   const theme = useTheme();
   const ctx = useListContext();
-  const { data, error, isPending, selectedIds, onToggleItem, onSelect, onUnselectItems, sort, setSort, setPage, page, perPage, refetch } = ctx;
+  const { data, error, isPending, selectedIds, onToggleItem, onSelect, onUnselectItems, sort, setSort, page, perPage } = ctx;
   const res = entity.resource;
   const editScreen = screenByName(screen.editScreen);
   const hasForm = screen.form.length > 0;
@@ -188,77 +186,20 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
   );
   const relation = fileRelation(screen);
   const files = useFileOps(relation?.resource ?? res);
-  // after a refused query the previous page's rows are not this search's answer
   const rows = (enabled && !error ? (data ?? []) : []) as LeanRecord[];
-  // the column choice a saved view keeps (undefined: every column of the screen)
-  const [viewColumns, setViewColumns] = useStore<string[] | undefined>(`screens.${screen.name}.columns`, undefined);
+  const clearCurrent = useCallback(() => setCurrent(null), []);
+  const search = useSearchCommands({ screen, entity, applied, setApplied, enabled, tab, setTab, clearCurrent });
+  const { viewColumns, setViewColumns } = search;
   const shownColumns = useMemo(
     () => (viewColumns ? screen.columns.filter((c) => viewColumns.includes(c.field)) : screen.columns),
     [screen.columns, viewColumns],
   );
   const columns = useLeanColumns(entity, shownColumns, !!editScreen, rows);
-
   const selectedSet = useMemo(() => new Set(selectedIds.map(String)), [selectedIds]);
   const selected = useMemo(() => (data ?? []).filter((r) => selectedSet.has(String(r.id))), [data, selectedSet]);
-
   useSelectionOfVisibleRows(ctx, JSON.stringify([applied, permanent, sort, page, perPage]));
-
-  // Search with the same conditions asks again: users press it to refresh the rows
-  const apply = (v: FilterValues) => {
-    onUnselectItems();
-    setCurrent(null);
-    const unchanged = JSON.stringify(v) === JSON.stringify(applied) && page === 1;
-    setPage(1);
-    setApplied(v);
-    if (unchanged && (!screen.requireFilter || hasCondition(v))) void refetch();
-  };
-  // Reset clears the search, the list's stored parameters (sort, page) and asks again: an export
-  // or a reload afterwards sees no trace of the old filter
-  const defaultSort = screen.defaultSort ?? entity.defaultSort;
-  const reset = () => {
-    onUnselectItems();
-    setCurrent(null);
-    const unchanged = !Object.keys(applied).length && page === 1 && sort.field === defaultSort.field && sort.order === defaultSort.order;
-    setApplied(EMPTY);
-    setSort(defaultSort);
-    setViewColumns(undefined);
-    setPage(1);
-    if (unchanged && enabled) void refetch();
-  };
-  const currentView = (): ViewState => ({ filter: applied, sort, ...(viewColumns ? { columns: viewColumns } : {}), ...(tab ? { tab } : {}) });
-  const applyView = useCallback(
-    (v: ViewState) => {
-      onUnselectItems();
-      setCurrent(null);
-      setApplied(v.filter);
-      setSort(v.sort ?? defaultSort);
-      setViewColumns(v.columns);
-      if (v.tab) setTab(v.tab);
-      setPage(1);
-    },
-    [onUnselectItems, setApplied, setSort, defaultSort, setViewColumns, setTab, setPage],
-  );
   const onSort = useCallback((field: string) => setSort({ field, order: sort.field === field && sort.order === 'ASC' ? 'DESC' : 'ASC' }), [sort, setSort]);
-
-  const labels = useMemo(() => Object.fromEntries(recordActions.map((a) => [a.name, translate(a.labelKey)])), [recordActions, translate]);
-  const notYours = translate('ui.notYourLine');
-  const rowActions = useCallback(
-    (r: LeanRecord): RowAction[] => {
-      const offered = recordActions.filter((a) => mayAction(screen, res, a, r)).map((a) => ({ name: a.name, label: labels[a.name] }));
-      // a line of another supplier offers nothing and says so (the toolbar's tooltip names it too)
-      if (!offered.length && recordActions.some((a) => notActingSupplierSync(a, r) && inFromState(a, r)))
-        return [{ name: 'notYourLine', label: notYours, note: true }];
-      return offered;
-    },
-    [recordActions, screen, res, labels, notYours],
-  );
-  const onRowAction = useCallback(
-    (name: string, r: LeanRecord) => {
-      const a = recordActions.find((x) => x.name === name);
-      if (a) runner.start(a, [r as RaRecord]);
-    },
-    [recordActions, runner],
-  );
+  const row = useRowActions(screen, entity, recordActions, runner.start);
   const open = useCallback(
     (r: LeanRecord) => {
       if (editScreen) navigate(`${editScreen.path}?id=${encodeURIComponent(String(r.id))}`);
@@ -270,13 +211,6 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
   const onAdd = editScreen && editScreen.kind === 'edit' ? () => navigate(editScreen.path) : hasForm ? () => setFormRecord(null) : undefined;
   const onEdit = editScreen && editScreen.kind === 'edit' ? (r: RaRecord) => open(r as LeanRecord) : hasForm ? (r: RaRecord) => setFormRecord(r) : undefined;
   const showUpload = relation && mayButton(screen, 'upload', relation.resource, 'upload');
-  const showRowActions = recordActions.some((a) => mayAction(screen, res, a));
-  // wide enough for every button of a row (CJK glyphs are about twice as wide as Latin ones)
-  const actionsWidth = Math.max(
-    80,
-    12 + recordActions.reduce((w, a) => w + textWidth(labels[a.name]) + 22, 0),
-    recordActions.some((a) => a.supplierFields) ? 24 + textWidth(notYours) : 0,
-  );
 
   return (
     <>
@@ -284,12 +218,12 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
         screen={screen}
         entity={entity}
         applied={applied}
-        onApply={apply}
-        onReset={reset}
+        onApply={search.apply}
+        onReset={search.reset}
         canSearch={mayButton(screen, 'search', res, 'search')}
         canIncludeDeleted={canIncludeDeleted}
       />
-      <SavedViewsBar screen={screen} current={currentView} apply={applyView} columns={viewColumns} setColumns={setViewColumns} />
+      <SavedViewsBar screen={screen} current={search.currentView} apply={search.applyView} columns={viewColumns} setColumns={setViewColumns} />
       <ListToolbar
         screen={screen}
         entity={entity}
@@ -317,12 +251,11 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
         currentId={current?.id ?? null}
         onRowClick={(r) => setCurrent(r as RaRecord)}
         onOpen={open}
-        rowActions={showRowActions ? rowActions : undefined}
-        onRowAction={onRowAction}
+        rowActions={row.rowActions}
+        onRowAction={row.onRowAction}
         actionsLabel={translate('ui.actions')}
-        actionsWidth={actionsWidth}
+        actionsWidth={row.actionsWidth}
         // a requireFilter screen shows its columns and asks for a condition before any query
-        // a refused or failed query (401, 403, ...) found nothing: it says so, not "no data"
         emptyText={!enabled ? translate('ui.searchFirst') : error ? translate('ui.listNotLoaded') : isPending ? '' : translate('ui.noData')}
         rowNumberFrom={(page - 1) * perPage + 1}
         accent={theme.palette.primary.main}
@@ -330,20 +263,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
         selectAllLabel={translate('ra.action.select_all')}
       />
       {enabled && !error && <Pagination rowsPerPageOptions={pageSizes()} />}
-      {screen.related.length > 0 &&
-        enabled &&
-        (current ? (
-          <RelatedPanel title={String(current[entity.titleField] ?? current.id)} onClose={() => setCurrent(null)}>
-            {screen.related.map((rel) => (
-              <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={current.id} parent={current} />
-            ))}
-            <RecordHistory key={String(current.id)} resource={res} id={current.id} />
-          </RelatedPanel>
-        ) : (
-          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
-            {translate('ui.selectRowForDetails')}
-          </Typography>
-        ))}
+      {screen.related.length > 0 && enabled && <RowDetails screen={screen} entity={entity} current={current} onClose={clearCurrent} />}
       {formRecord !== undefined && (
         <RecordFormDialog
           entity={entity}
@@ -356,5 +276,34 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
       {runner.element}
       {files.element}
     </>
+  );
+}
+
+/** The clicked row's children and history in the side panel, or a hint to click a row */
+function RowDetails({
+  screen,
+  entity,
+  current,
+  onClose,
+}: {
+  screen: CompiledScreen;
+  entity: CompiledEntity;
+  current: RaRecord | null;
+  onClose: () => void;
+}): ReactElement {
+  const translate = useTranslate();
+  if (!current)
+    return (
+      <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
+        {translate('ui.selectRowForDetails')}
+      </Typography>
+    );
+  return (
+    <RelatedPanel title={String(current[entity.titleField] ?? current.id)} onClose={onClose}>
+      {screen.related.map((rel) => (
+        <RelatedList key={rel.resource} screen={screen} relation={rel} parentId={current.id} parent={current} />
+      ))}
+      <RecordHistory key={String(current.id)} resource={entity.resource} id={current.id} />
+    </RelatedPanel>
   );
 }
