@@ -31,8 +31,9 @@ describe('function length', () => {
   });
 
   it('finds no long function in the project outside its known list, and no stale entry in that list', () => {
-    const { long, unknown, stale } = report();
-    expect(long.length).toBeGreaterThan(0);
+    const { files, unknown, stale } = report();
+    // the scan read the project's sources (an empty scan would find nothing long either)
+    expect(files).toBeGreaterThan(300);
     expect(unknown).toEqual([]);
     expect(stale).toEqual([]);
   }, 300_000);

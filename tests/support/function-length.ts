@@ -103,10 +103,12 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Every long function of the project, and what to say about the KNOWN_LONG list. */
-export function report(root = ROOT): { long: LongFunction[]; unknown: LongFunction[]; stale: string[] } {
-  const long = FOLDERS.flatMap((f) => sourceFiles(join(root, f))).flatMap((abs) => longFunctions(relative(root, abs), readFileSync(abs, 'utf8')));
+export function report(root = ROOT): { files: number; long: LongFunction[]; unknown: LongFunction[]; stale: string[] } {
+  const files = FOLDERS.flatMap((f) => sourceFiles(join(root, f)));
+  const long = files.flatMap((abs) => longFunctions(relative(root, abs), readFileSync(abs, 'utf8')));
   const key = (f: LongFunction) => `${f.file} ${f.name}`;
   return {
+    files: files.length,
     long,
     unknown: long.filter((f) => !(key(f) in KNOWN_LONG)),
     stale: Object.keys(KNOWN_LONG).filter((k) => !long.some((f) => key(f) === k)),
