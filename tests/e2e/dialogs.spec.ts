@@ -200,7 +200,7 @@ for (const locale of LOCALES) {
     const chooser = page.waitForEvent('filechooser');
     await upload.click();
     await (await chooser).setFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') });
-    await expectNotification(page, t(locale, 'error.fileType'));
+    await expectNotification(page, t(locale, 'error.fileType', { types: 'JPG, PNG' }));
     const name = `appeal-${locale}.png`;
     const chooser2 = page.waitForEvent('filechooser');
     await upload.click();
