@@ -24,17 +24,18 @@ const generatedDir = fileURLToPath(new URL('./src/generated/', import.meta.url))
 const MESSAGES = /^messages\.(.+)\.json$/;
 
 /** The admin's whole metadata and schemas as codegen wrote them (dev only: the bundle carries only the public part). */
-type DevModel = { metadata: unknown; schemas: unknown };
+type DevModel = { metadata: unknown; schemas?: unknown };
 
 /**
  * What src/generated/ holds now: the metadata hash, the message bundles, the whole model, and
  * everything else as one string (the hash left out), or null while codegen is still writing (a
  * file that does not parse).
  */
-function generatedNow(): { hash: string; bundles: Record<string, unknown>; model: DevModel; structure: string } | null {
+function generatedNow(): { hash: string; bundles: Record<string, unknown>; model: DevModel; schemasText: string; structure: string } | null {
   try {
     const bundles: Record<string, unknown> = {};
     const model: DevModel = { metadata: null, schemas: null };
+    let schemasText = '';
     const rest: string[] = [];
     let hash = '';
     for (const name of readdirSync(generatedDir).sort()) {
@@ -48,11 +49,11 @@ function generatedNow(): { hash: string; bundles: Record<string, unknown>; model
         if (name === 'metadata.json') model.metadata = parsed;
         rest.push(name, JSON.stringify(withoutHash));
       } else {
-        if (name === 'schemas.json') model.schemas = JSON.parse(text);
+        if (name === 'schemas.json') [schemasText, model.schemas] = [text, JSON.parse(text)];
         rest.push(name, text);
       }
     }
-    return { hash, bundles, model, structure: rest.join('\0') };
+    return { hash, bundles, model, schemasText, structure: rest.join('\0') };
   } catch {
     return null;
   }
@@ -85,6 +86,15 @@ function reloadWithServer(): Plugin {
   let waiting: Promise<void> | null = null;
   let written = false;
   let last = generatedNow();
+  /** The last model sent to the page: each hash once, the schemas only when they changed (the page keeps its own). */
+  let sent = { hash: last?.hash ?? '', schemasText: last?.schemasText ?? '' };
+  function sendModel(server: ViteDevServer, now: NonNullable<typeof last>): void {
+    if (now.hash === sent.hash) return;
+    const model = now.schemasText === sent.schemasText ? { metadata: now.model.metadata } : now.model;
+    sent = { hash: now.hash, schemasText: now.schemasText };
+    server.ws.send({ type: 'custom', event: 'portal:metadata', data: { hash: now.hash, bundles: now.bundles, model } });
+    server.config.logger.info(`metadata ${now.hash}: screens sent to the page`, { timestamp: true });
+  }
   /** Resolves true once the API serves `hash`; false on a newer write or after 20 s. */
   async function serverServes(hash: string): Promise<boolean> {
     const until = Date.now() + 20_000;
@@ -110,8 +120,7 @@ function reloadWithServer(): Plugin {
         server.config.logger.info(`metadata ${now.hash}: texts sent to the page`, { timestamp: true });
         continue;
       }
-      server.ws.send({ type: 'custom', event: 'portal:metadata', data: { hash: now.hash, bundles: now.bundles, model: now.model } });
-      server.config.logger.info(`metadata ${now.hash}: screens sent to the page`, { timestamp: true });
+      sendModel(server, now);
       const caughtUp = await serverServes(now.hash);
       if (written) continue; // newer files: judged against what the page has now
       last = now;

@@ -15,7 +15,7 @@ import { useSyncExternalStore } from 'react';
 import type { CompiledMetadata, Profile } from '../../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../../codegen/runtime/field-schema.ts';
 import { sessionMetadata } from '../../../codegen/runtime/session-metadata.ts';
-import { metadata } from '../generated/index.ts';
+import { metadata, schemas } from '../generated/index.ts';
 import { installSessionAnswer, type SessionMetaAnswer } from './sessionMetadata.ts';
 import { swapMessages } from './i18nProvider.ts';
 import { getToken } from './storage.ts';
@@ -69,7 +69,7 @@ function sessionProfile(): Profile | null {
 async function swapFromModel(hash: string, bundles: Record<string, unknown>, model: DevModel): Promise<boolean> {
   const profile = sessionProfile();
   if (!profile) return false;
-  const answer = sessionMetadata(model.metadata, model.schemas, profile) as SessionMetaAnswer;
+  const answer = sessionMetadata(model.metadata, model.schemas ?? schemas, profile) as SessionMetaAnswer;
   await swapMessages(bundles);
   if (!swapMetadata(answer)) return false;
   swappedHash = hash;
@@ -88,8 +88,8 @@ async function swapFromServer(bundles: Record<string, unknown>): Promise<void> {
   devLoopTrace('screens swapped');
 }
 
-/** The dev server's model of an edit (admin/vite.config.ts: the whole metadata and schemas, dev only). */
-type DevModel = { metadata: CompiledMetadata; schemas: Record<string, EntitySchemas> };
+/** The dev server's model of an edit (admin/vite.config.ts: the whole metadata, dev only; the schemas when they changed). */
+type DevModel = { metadata: CompiledMetadata; schemas?: Record<string, EntitySchemas> };
 
 /** 'portal:metadata' comes at once with the model, then again (without it) once the API serves the same hash. */
 async function onMetadata(data: { hash: string; bundles: Record<string, unknown>; model?: DevModel }): Promise<void> {
