@@ -20,7 +20,9 @@ export async function writeOutputs(
 ): Promise<{ changed: string[]; removed: string[] }> {
   const changed: string[] = [];
   const removed: string[] = [];
-  for (const [rel, content] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+  // the server's files first: it starts holding requests at its first file (server/dev.ts), before the page can swap in the admin's
+  const serverFirst = (rel: string) => (rel.startsWith(`${SERVER_OUT}/`) ? 0 : 1);
+  for (const [rel, content] of [...files].sort(([a], [b]) => serverFirst(a) - serverFirst(b) || a.localeCompare(b))) {
     const p = join(projectRoot, rel);
     const old = existsSync(p) ? readFileSync(p, 'utf8') : null;
     if (old === content) continue;
