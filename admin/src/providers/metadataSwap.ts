@@ -92,7 +92,7 @@ async function swapFromServer(bundles: Record<string, unknown>): Promise<void> {
 type DevModel = { metadata: CompiledMetadata; schemas?: Record<string, EntitySchemas> };
 
 /** 'portal:metadata' comes at once with the model, then again (without it) once the API serves the same hash. */
-async function onMetadata(data: { hash: string; bundles: Record<string, unknown>; model?: DevModel }): Promise<void> {
+export async function onMetadata(data: { hash: string; bundles: Record<string, unknown>; model?: DevModel }): Promise<void> {
   if (data.model) {
     devLoopTrace('screens received');
     if (await swapFromModel(data.hash, data.bundles, data.model)) {
