@@ -4,12 +4,12 @@
  * dev server on PORT (default 3000).
  *
  * In dev, a metadata edit makes codegen rewrite src/generated/: instead of hot-updating those
- * modules, the page waits until the API serves the same metadata (GET /api/meta answers its hash),
- * so it never shows screens the server does not know yet. An edit that changed only texts
+ * modules (the app reads them as it loads), this plugin sends the page the edit. An edit that changed only texts
  * (labels, messages: the message bundles differ, nothing else but the hash) sends the new bundles to
  * the page at once, which swaps them in place (admin/src/providers/i18nProvider.ts); any other edit sends
- * 'portal:metadata': the page installs the session's new metadata and re-renders the open screen in
- * place (admin/src/providers/metadataSwap.ts), or reloads once when its route table changed. Type errors in hooks and handlers show in Vite's error overlay (typeErrorsOverlay).
+ * 'portal:metadata' with the whole model at once: the page makes its session's view of it and
+ * re-renders the open screen in place (admin/src/providers/metadataSwap.ts); once the API serves it,
+ * a page whose route table changed reloads. Type errors in hooks and handlers show in Vite's error overlay (typeErrorsOverlay).
  */
 import { defineConfig, type Plugin, type ViteDevServer } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -23,13 +23,19 @@ const vitePort = Number(process.env.VITE_PORT ?? 5173);
 const generatedDir = fileURLToPath(new URL('./src/generated/', import.meta.url));
 const MESSAGES = /^messages\.(.+)\.json$/;
 
+/** The admin's whole metadata and schemas as codegen wrote them (dev only: the bundle carries only the public part). */
+type DevModel = { metadata: unknown; schemas?: unknown };
+
 /**
- * What src/generated/ holds now: the metadata hash, the message bundles, and everything else as one
- * string (the hash left out), or null while codegen is still writing (a file that does not parse).
+ * What src/generated/ holds now: the metadata hash, the message bundles, the whole model, and
+ * everything else as one string (the hash left out), or null while codegen is still writing (a
+ * file that does not parse).
  */
-function generatedNow(): { hash: string; bundles: Record<string, unknown>; structure: string } | null {
+function generatedNow(): { hash: string; bundles: Record<string, unknown>; model: DevModel; schemasText: string; structure: string } | null {
   try {
     const bundles: Record<string, unknown> = {};
+    const model: DevModel = { metadata: null, schemas: null };
+    let schemasText = '';
     const rest: string[] = [];
     let hash = '';
     for (const name of readdirSync(generatedDir).sort()) {
@@ -37,12 +43,17 @@ function generatedNow(): { hash: string; bundles: Record<string, unknown>; struc
       const locale = MESSAGES.exec(name)?.[1];
       if (locale) bundles[locale] = JSON.parse(text);
       else if (name === 'metadata.json' || name === 'metadata.public.json') {
-        const { hash: h, ...model } = JSON.parse(text) as { hash: string };
+        const parsed = JSON.parse(text) as { hash: string };
+        const { hash: h, ...withoutHash } = parsed;
         hash = h;
-        rest.push(name, JSON.stringify(model));
-      } else rest.push(name, text);
+        if (name === 'metadata.json') model.metadata = parsed;
+        rest.push(name, JSON.stringify(withoutHash));
+      } else {
+        if (name === 'schemas.json') [schemasText, model.schemas] = [text, JSON.parse(text)];
+        rest.push(name, text);
+      }
     }
-    return { hash, bundles, structure: rest.join('\0') };
+    return { hash, bundles, model, schemasText, structure: rest.join('\0') };
   } catch {
     return null;
   }
@@ -63,14 +74,27 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * Sends the page each metadata change codegen writes: an edit of texts only (the message bundles
  * differ, nothing else but the hash) at once, as the new bundles, since the page needs nothing new
- * from the API for them; any other edit once the API serves the same metadata, as
- * 'portal:metadata' (or a reload when the API does not catch up). Files written while it waits are
- * judged as they come, so a quick second save is never lost behind the first.
+ * from the API for them. Any other edit is sent twice as 'portal:metadata': at once with the whole
+ * model, from which the page makes its session's view and swaps the open screen in place (a new
+ * column or button drawn without waiting for the server's reload: the dev server holds the page's
+ * requests until it has loaded the same files, server/dev.ts); then once the API serves the same
+ * metadata, without it, for a page that could not swap in place (a new screen: it reloads then) or
+ * a reload when the API does not catch up. Files written while it waits are judged as they come,
+ * so a quick second save is never lost behind the first.
  */
 function reloadWithServer(): Plugin {
   let waiting: Promise<void> | null = null;
   let written = false;
   let last = generatedNow();
+  /** The last model sent to the page: each hash once, the schemas only when they changed (the page keeps its own). */
+  let sent = { hash: last?.hash ?? '', schemasText: last?.schemasText ?? '' };
+  function sendModel(server: ViteDevServer, now: NonNullable<typeof last>): void {
+    if (now.hash === sent.hash) return;
+    const model = now.schemasText === sent.schemasText ? { metadata: now.model.metadata } : now.model;
+    sent = { hash: now.hash, schemasText: now.schemasText };
+    server.ws.send({ type: 'custom', event: 'portal:metadata', data: { hash: now.hash, bundles: now.bundles, model } });
+    server.config.logger.info(`metadata ${now.hash}: screens sent to the page`, { timestamp: true });
+  }
   /** Resolves true once the API serves `hash`; false on a newer write or after 20 s. */
   async function serverServes(hash: string): Promise<boolean> {
     const until = Date.now() + 20_000;
@@ -96,13 +120,14 @@ function reloadWithServer(): Plugin {
         server.config.logger.info(`metadata ${now.hash}: texts sent to the page`, { timestamp: true });
         continue;
       }
+      sendModel(server, now);
       const caughtUp = await serverServes(now.hash);
       if (written) continue; // newer files: judged against what the page has now
       last = now;
-      // the page swaps the screen definitions in place, or reloads when its route table changed
+      // a page that swapped already does nothing; one that could not swaps from the API now, or reloads
       if (caughtUp) {
         server.ws.send({ type: 'custom', event: 'portal:metadata', data: { hash: now.hash, bundles: now.bundles } });
-        server.config.logger.info(`metadata ${now.hash}: screens sent to the page`, { timestamp: true });
+        server.config.logger.info(`metadata ${now.hash}: served by the API`, { timestamp: true });
       } else {
         server.config.logger.warn(`the API does not serve metadata ${now.hash} yet (see the server's log): reloading the page anyway`);
         server.ws.send({ type: 'full-reload' });

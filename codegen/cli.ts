@@ -11,10 +11,18 @@ import { ADMIN_OUT, SERVER_OUT } from './generate.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function writeOutputs(projectRoot: string, files: Map<string, string>, checkOnly: boolean): Promise<{ changed: string[]; removed: string[] }> {
+/** Writes the files that differ; `prune` also removes generated files no longer made (false when writing only the docs). */
+export async function writeOutputs(
+  projectRoot: string,
+  files: Map<string, string>,
+  checkOnly: boolean,
+  { prune = true } = {},
+): Promise<{ changed: string[]; removed: string[] }> {
   const changed: string[] = [];
   const removed: string[] = [];
-  for (const [rel, content] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+  // the server's files first: it starts holding requests at its first file (server/dev.ts), before the page can swap in the admin's
+  const serverFirst = (rel: string) => (rel.startsWith(`${SERVER_OUT}/`) ? 0 : 1);
+  for (const [rel, content] of [...files].sort(([a], [b]) => serverFirst(a) - serverFirst(b) || a.localeCompare(b))) {
     const p = join(projectRoot, rel);
     const old = existsSync(p) ? readFileSync(p, 'utf8') : null;
     if (old === content) continue;
@@ -24,7 +32,7 @@ export async function writeOutputs(projectRoot: string, files: Map<string, strin
       writeFileSync(p, content);
     }
   }
-  for (const dir of [SERVER_OUT, ADMIN_OUT]) {
+  for (const dir of prune ? [SERVER_OUT, ADMIN_OUT] : []) {
     const abs = join(projectRoot, dir);
     if (!existsSync(abs)) continue;
     for (const f of readdirSync(abs)) {
@@ -38,9 +46,18 @@ export async function writeOutputs(projectRoot: string, files: Map<string, strin
   return { changed, removed };
 }
 
-async function once(checkOnly: boolean): Promise<boolean> {
+/** The watch's documentation outputs, written once a burst of runs is over (see `once`). */
+let docsTimer: NodeJS.Timeout | undefined;
+const DOCS_DELAY_MS = 1500;
+
+/**
+ * One run. In watch mode the documentation (reference, entity map: about half of a run, the entity
+ * map reading every code file) is written apart, 1.5 s after the last run, so that the page and
+ * the server get the edit first and the CPU is theirs while they swap it in.
+ */
+async function once(checkOnly: boolean, watching = false): Promise<boolean> {
   const t0 = performance.now();
-  const result = await runCodegen(join(root, 'metadata'), root);
+  const result = await runCodegen(join(root, 'metadata'), root, { docsApart: watching });
   if (!result.files) {
     console.error(`codegen: metadata has ${result.errors.length} problem(s):`);
     for (const e of result.errors) console.error(`  ${e.message}`);
@@ -53,6 +70,11 @@ async function once(checkOnly: boolean): Promise<boolean> {
     return false;
   }
   console.log(`codegen: ${result.stats} -> ${changed.length} file(s) written, ${removed.length} removed (${ms} ms)`);
+  const docs = result.docs;
+  if (docs) {
+    clearTimeout(docsTimer);
+    docsTimer = setTimeout(() => (running = running.then(() => writeOutputs(root, docs(), false, { prune: false }))), DOCS_DELAY_MS);
+  }
   return true;
 }
 
@@ -86,14 +108,15 @@ function watchTree(dir: string, onChange: () => void): void {
 }
 
 const args = process.argv.slice(2);
+/** The watch's queue: one run (or docs write) at a time. */
+let running: Promise<unknown> = Promise.resolve();
 if (args.includes('--watch')) {
-  await once(false);
+  await once(false, true);
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
   watchTree(join(root, 'metadata'), () => {
     clearTimeout(timer);
     // one run at a time: a burst of saves is one run, a save during a run gets its own run after it
-    timer = setTimeout(() => (running = running.then(() => once(false))), 30);
+    timer = setTimeout(() => (running = running.then(() => once(false, true))), 30);
   });
   console.log('codegen: watching metadata/ ...');
 } else {

@@ -10,8 +10,9 @@
  * app keeps serving the old metadata. The code itself (server/, codegen/runtime/) is tsx watch's
  * business: it restarts this process, and the admin waits for it (httpClient's reconnecting).
  *
- * The admin's dev server asks GET /api/meta for the hash before it reloads the page, so the page
- * never runs newer metadata than the API it talks to (admin/vite.config.ts).
+ * The page swaps an edited screen in as soon as codegen has written it (admin/vite.config.ts), so
+ * requests that arrive while a reload is under way wait for the new app: the page never talks to
+ * an API older than the metadata it draws. A new screen still waits for GET /api/meta's new hash.
  */
 import http from 'node:http';
 import { existsSync, readFileSync, watch } from 'node:fs';
@@ -83,11 +84,31 @@ async function appWithHandler(): Promise<{ app: FastifyInstance; handler: Handle
   return { app, handler: handler! };
 }
 
+/**
+ * Requests that arrive while codegen's files are being loaded wait for the new app (at most
+ * HOLD_MS): the page swaps an edited screen in as soon as codegen has written it, before this
+ * reload is done (admin/vite.config.ts), and its next call (a new button's action, a list with a
+ * new column) must meet the same metadata.
+ */
+const HOLD_MS = 10_000;
+let held: Promise<void> = Promise.resolve();
+let release: (() => void) | null = null;
+function holdRequests(): void {
+  if (release) return;
+  const waited = new Promise<void>((resolve) => (release = resolve));
+  held = Promise.race([waited, new Promise<void>((resolve) => setTimeout(resolve, HOLD_MS).unref())]);
+}
+function releaseRequests(): void {
+  release?.();
+  release = null;
+  held = Promise.resolve();
+}
+
 let current = await appWithHandler();
 let hash = generated.metadata.hash;
 let databaseNow = databaseShape(inUse());
 let loaded = JSON.stringify(inUse());
-const server = http.createServer((req, res) => current.handler(req, res));
+const server = http.createServer((req, res) => void held.then(() => current.handler(req, res)));
 await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
 log(`dev server on http://${config.host}:${config.port} (metadata ${hash}; reloads it in place when codegen writes server/generated/)`);
 
@@ -128,9 +149,13 @@ let timer: NodeJS.Timeout | undefined;
 let running: Promise<void> = Promise.resolve();
 if (existsSync(GENERATED)) {
   watch(GENERATED, () => {
+    holdRequests();
     clearTimeout(timer);
     timer = setTimeout(() => {
-      running = running.then(reload);
+      timer = undefined;
+      running = running.then(reload).finally(() => {
+        if (!timer) releaseRequests();
+      });
     }, 30);
   });
 }

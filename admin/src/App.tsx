@@ -3,7 +3,7 @@
  * the route table of spec 2 generated from metadata.screens (routing/routes.tsx). Settings sit
  * above <Admin> so the chosen theme colour applies everywhere, the login page included.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import type { I18nProvider } from 'react-admin';
 import { LoginPage } from './auth/LoginPage.tsx';
@@ -13,7 +13,6 @@ import { PortalNotification } from './layout/Notification.tsx';
 import { SettingsProvider, useSettings } from './layout/settings.tsx';
 import { buildTheme } from './layout/theme.ts';
 import { authProvider } from './providers/authProvider.ts';
-import { onMessagesSwapped } from './providers/i18nProvider.ts';
 import { dataProvider } from './providers/dataProvider.ts';
 import { portalStore } from './providers/store.ts';
 import { AccessDenied, CatchAll, layoutRoutes, publicRoutes, resources } from './routing/routes.tsx';
@@ -46,10 +45,8 @@ function PortalAdmin({ i18nProvider }: { i18nProvider: I18nProvider }) {
   );
 }
 
-export function App({ i18nProvider: initial }: { i18nProvider: I18nProvider }) {
-  // npm run dev swaps the texts of a label-only metadata edit in place (providers/i18nProvider.ts)
-  const [i18nProvider, setI18nProvider] = useState(initial);
-  useEffect(() => onMessagesSwapped(setI18nProvider), []);
+export function App({ i18nProvider }: { i18nProvider: I18nProvider }) {
+  // npm run dev swaps the texts of a metadata edit below <Admin>, which keeps this provider (providers/LiveTexts.tsx)
   // the sign-in page shows no layout: fetch it (and the dashboard's code) once the page is idle
   useEffect(() => preloadShell(window.location.pathname === LOGIN_PATH), []);
   return (

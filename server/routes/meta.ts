@@ -9,43 +9,16 @@
  * The ETag is the metadata hash and profile.
  */
 import type { FastifyInstance } from 'fastify';
-import type { CompiledEntity, CompiledGrant, Profile } from '../../codegen/runtime/model.ts';
+import type { Profile } from '../../codegen/runtime/model.ts';
 import { publicMetadata } from '../../codegen/runtime/public-metadata.ts';
+import { sessionMetadata } from '../../codegen/runtime/session-metadata.ts';
 import { metadata, schemas } from '../generated/index.ts';
 
 /** What the public pages may know before anybody has logged in. */
 export const anonymousMetadata = () => publicMetadata(metadata);
 
-const onlyProfile = (g: CompiledGrant | undefined, p: Profile): CompiledGrant => (g && g[p] ? { [p]: g[p] } : {});
-
-function entityFor(e: CompiledEntity, p: Profile) {
-  const fields = Object.fromEntries(Object.entries(e.fields).filter(([, f]) => !f.private));
-  const access = Object.fromEntries(Object.entries(e.access).map(([op, g]) => [op, onlyProfile(g, p)]));
-  // internal actions too: nobody calls them, but the admin reads their states (an upload's onUpload action
-  // tells which parent states take files: screens/access.ts parentTakesFiles)
-  const actions = Object.fromEntries(Object.entries(e.actions).map(([n, a]) => [n, { ...a, allow: onlyProfile(a.allow, p) }]));
-  return { ...e, fields, fieldOrder: e.fieldOrder.filter((f) => fields[f]), access, actions };
-}
-
-/** The entities' JSON Schemas, without the generated file's banner. */
-const entitySchemas = () => Object.fromEntries(Object.entries(schemas).filter(([k]) => k !== '$comment'));
-
 /** The metadata as one profile sees it: its own part of the permission matrix only. */
-export function metadataFor(profile: Profile) {
-  const entities = Object.fromEntries(Object.entries(metadata.entities).map(([n, e]) => [n, entityFor(e, profile)]));
-  const access = { ...metadata.access, profiles: { [profile]: metadata.access.profiles[profile] } };
-  return {
-    hash: metadata.hash,
-    app: metadata.app,
-    access,
-    codeTables: metadata.codeTables,
-    rules: metadata.rules,
-    entities,
-    resources: metadata.resources,
-    screens: metadata.screens,
-    schemas: entitySchemas(),
-  };
-}
+export const metadataFor = (profile: Profile) => sessionMetadata(metadata, schemas, profile);
 
 export default async function metaRoutes(app: FastifyInstance) {
   const bodies = new Map<string, string>();

@@ -5,10 +5,12 @@
  */
 import { useState } from 'react';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
-import { metadata } from '../../admin/src/generated/index.ts';
-import { swapMetadata, useMetadataVersion } from '../../admin/src/providers/metadataSwap.ts';
+import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
+import { sessionMetadata } from '../../codegen/runtime/session-metadata.ts';
+import { installMetadata, metadata } from '../../admin/src/generated/index.ts';
+import { onMetadata, swapMetadata, useMetadataVersion } from '../../admin/src/providers/metadataSwap.ts';
 import type { SessionMetaAnswer } from '../../admin/src/providers/sessionMetadata.ts';
 import clientSchemas from '../../admin/src/generated/schemas.json';
 
@@ -57,5 +59,28 @@ describe('metadata swapped in place (npm run dev)', () => {
     expect(swapped).toBe(false);
     expect(metadata).toBe(installed);
     expect(metadata.screens.some((s) => s.name === 'devLoopScreen')).toBe(false);
+  });
+
+  it("the dev server's model is swapped in without asking the API, and the API's later word about the same hash asks nothing", async () => {
+    const [installed, installedSchemas] = [metadata, clientSchemas as unknown as Record<string, EntitySchemas>];
+    // a supplier's page: its session metadata carries its own profile only
+    const { schemas: sessionSchemas, ...session } = sessionMetadata(installed, installedSchemas, 'supplier');
+    installMetadata(session as unknown as CompiledMetadata, sessionSchemas);
+    const fetched = vi.spyOn(globalThis, 'fetch');
+    try {
+      render(<Probe />);
+      const model = structuredClone(installed);
+      model.hash = 'dev-loop-model';
+      model.screens.find((s) => s.name === LIST.name)!.columns.push({ ...LIST.columns[0], field: 'devLoopModelColumn' });
+      await act(() => onMetadata({ hash: model.hash, bundles: {}, model: { metadata: model } }));
+      expect(screen.getByTestId('columns')).toHaveTextContent('devLoopModelColumn');
+      // the session's view: still only its own profile's part of the matrix
+      expect(Object.keys(metadata.access.profiles)).toEqual(['supplier']);
+      await act(() => onMetadata({ hash: model.hash, bundles: {} }));
+      expect(fetched).not.toHaveBeenCalled();
+    } finally {
+      fetched.mockRestore();
+      installMetadata(installed, installedSchemas);
+    }
   });
 });

@@ -47,7 +47,14 @@ for (const s of [dev.stdout, dev.stderr])
 function stages(t: number): string {
   const after = (re: RegExp) => arrivals.find((a) => a.at >= t && re.test(a.line));
   const at = (a: { at: number } | undefined) => (a ? `${a.at - t} ms` : '-');
-  return `codegen written at ${at(after(/codegen: \d/))}, server reloaded at ${at(after(/reloaded in/))}, sent to the page at ${at(after(/sent to the page/))}`;
+  // the page's own stages (admin/src/providers/devLoopTrace.ts), up to the next edit
+  const page = arrivals.filter(
+    (a) => a.at >= t && a.line.startsWith('[dev-loop] ') && !arrivals.some((b) => b.at > t && b.at < a.at && b.line === 'edit saved'),
+  );
+  return (
+    `codegen written at ${at(after(/codegen: \d/))}, server reloaded at ${at(after(/reloaded in/))}, sent to the page at ${at(after(/sent to the page/))}` +
+    page.map((a) => `, ${a.line.slice('[dev-loop] '.length)} at ${a.at - t} ms`).join('')
+  );
 }
 try {
   const t0 = Date.now();
@@ -67,6 +74,9 @@ try {
   console.log(`npm run dev ready in ${Date.now() - t0} ms`);
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const page = await (await browser.newContext({ baseURL: vite, locale: 'zh-CN' })).newPage();
+  page.on('console', (m) => {
+    if (m.text().startsWith('[dev-loop] ')) arrivals.push({ at: Date.now(), line: m.text() });
+  });
   await page.goto('/login');
   await page.getByTestId('login-page').waitFor({ timeout: 300_000 });
   await page.getByTestId('login-username').fill('sup01');
@@ -83,6 +93,7 @@ try {
     await mark();
     const load = loadAverage();
     const t = Date.now();
+    arrivals.push({ at: t, line: 'edit saved' });
     edit();
     await shown();
     const ms = Date.now() - t;

@@ -8,6 +8,7 @@
 import { createElement, lazy, Suspense, type ComponentProps, type ComponentType, type ReactNode } from 'react';
 import { CssBaseline } from '@mui/material';
 import { AdminContext, CoreAdminUI, LoadingPage, type AdminContextProps, type CoreAdminUIProps } from 'react-admin';
+import { LiveTexts } from '../providers/LiveTexts.tsx';
 
 const RaError = lazy(() => import('./AppError.tsx'));
 
@@ -39,21 +40,24 @@ export function PortalAdminUI({
 }: PortalAdminProps) {
   return (
     <AdminContext {...context}>
-      <CssBaseline enableColorScheme>
-        <CoreAdminUI
-          layout={layout}
-          loginPage={loginPage}
-          catchAll={catchAll}
-          accessDenied={accessDenied}
-          authenticationError={authenticationError}
-          disableTelemetry={disableTelemetry}
-          error={AppError}
-          loading={LoadingPage}
-        >
-          {children}
-        </CoreAdminUI>
-        {createElement(notification)}
-      </CssBaseline>
+      {/* npm run dev's text swaps re-render the components that translate, nothing else */}
+      <LiveTexts>
+        <CssBaseline enableColorScheme>
+          <CoreAdminUI
+            layout={layout}
+            loginPage={loginPage}
+            catchAll={catchAll}
+            accessDenied={accessDenied}
+            authenticationError={authenticationError}
+            disableTelemetry={disableTelemetry}
+            error={AppError}
+            loading={LoadingPage}
+          >
+            {children}
+          </CoreAdminUI>
+          {createElement(notification)}
+        </CssBaseline>
+      </LiveTexts>
     </AdminContext>
   );
 }

@@ -17,6 +17,7 @@ import { loadMessages, metadata } from '../generated/index.ts';
 import { raChineseMessages } from '../i18n/zh-CN.ts';
 import { LOCALE_NAMES } from '../i18n/shell.ts';
 import { getStoredLocale, setStoredLocale } from './storage.ts';
+import { devLoopTrace } from './devLoopTrace.ts';
 
 export const SUPPORTED: readonly Locale[] = metadata.app.locales;
 const isLocale = (v: unknown): v is Locale => typeof v === 'string' && (SUPPORTED as readonly string[]).includes(v);
@@ -116,9 +117,14 @@ export async function swapMessages(bundles: Record<string, unknown>): Promise<vo
   await provider.changeLocale(provider.getLocale());
   provider = { ...provider };
   for (const listener of swapListeners) listener(provider);
+  devLoopTrace('texts swapped');
 }
 
-if (import.meta.hot) import.meta.hot.on('portal:messages', (data: { bundles: Record<string, unknown> }) => void swapMessages(data.bundles));
+if (import.meta.hot)
+  import.meta.hot.on('portal:messages', (data: { bundles: Record<string, unknown> }) => {
+    devLoopTrace('texts received');
+    void swapMessages(data.bundles);
+  });
 
 /** Preloads the resolved language and builds the provider (main.tsx awaits this before rendering). */
 export async function initI18n(): Promise<I18nProvider> {

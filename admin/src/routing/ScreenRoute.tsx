@@ -2,12 +2,13 @@
  * One metadata screen inside the layout: the role / claim-warehouse check (to /401), the document
  * title, the visited-tab entry, then the screens' generic renderer, loaded on demand.
  */
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { Loading } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import { useMetadataVersion } from '../providers/metadataSwap.ts';
+import { devLoopTrace } from '../providers/devLoopTrace.ts';
 import { screenAllowed, screenRefusalOf } from '../providers/permissions.ts';
 import { useUser } from '../providers/hooks.ts';
 import { addTab, tagsStore } from '../layout/tagsStore.ts';
@@ -20,7 +21,10 @@ const ScreenPage = lazy(() => import('../screens').then((m) => ({ default: m.Scr
 
 export function ScreenRoute({ screen: atLoad }: { screen: CompiledScreen }) {
   // the definition is read at render time: `npm run dev` swaps it in place (providers/metadataSwap.ts)
-  useMetadataVersion();
+  const version = useMetadataVersion();
+  useLayoutEffect(() => {
+    if (version) devLoopTrace('screen committed');
+  }, [version]);
   const screen = metadata.screens.find((s) => s.name === atLoad.name) ?? atLoad;
   const user = useUser();
   const location = useLocation();
