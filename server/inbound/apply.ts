@@ -17,8 +17,10 @@
  * requires one): the loser's message runs again and finds the record.
  *
  * Speed: a batch reads what its messages need at once before they run (batch-lookups.ts: keys,
- * records, referenced codes) and writes its log rows at its end in one statement, so a message
- * costs the statements of its own write and little more (docs/inbound-interfaces.md, "Bench").
+ * records, referenced codes), and its quick run writes its new records together (each checked as
+ * a screen's create is, then one multi-row insert with their audit rows and notifications:
+ * Engine.insertRows), its keys and its log rows at its end: a clean batch costs a handful of
+ * statements whatever its size; on PostgreSQL each is a round trip (docs/inbound-interfaces.md, "Bench").
  */
 import type { CompiledEntity, CompiledInbound, CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { codeLabelKey } from '../../codegen/runtime/model.ts';
