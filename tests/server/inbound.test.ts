@@ -326,13 +326,26 @@ describe('POST /api/interfaces/<code>', () => {
     const db = t.app.db;
     const original = db.transaction;
     let statements = 0;
-    const counted = (q: Queryable): Queryable => {
-      const count =
-        <A extends unknown[], R>(f: (...a: A) => R) =>
-        (...a: A): R => (statements++, f(...a));
-      return { dialect: q.dialect, all: count(q.all.bind(q)), get: count(q.get.bind(q)), rows: count(q.rows.bind(q)), run: count(q.run.bind(q)) };
-    };
-    db.transaction = (fn) => original.call(db, (q) => fn(counted(q)));
+    const counted = (q: Queryable): Queryable => ({
+      dialect: q.dialect,
+      all<T>(sql: string, params?: readonly unknown[]) {
+        statements++;
+        return q.all<T>(sql, params);
+      },
+      get<T>(sql: string, params?: readonly unknown[]) {
+        statements++;
+        return q.get<T>(sql, params);
+      },
+      rows(sql: string, params?: readonly unknown[]) {
+        statements++;
+        return q.rows(sql, params);
+      },
+      run(sql: string, params?: readonly unknown[]) {
+        statements++;
+        return q.run(sql, params);
+      },
+    });
+    db.transaction = <T>(fn: (tx: Queryable) => Promise<T>): Promise<T> => original.call(db, (q: Queryable) => fn(counted(q))) as Promise<T>;
     let r: Awaited<ReturnType<typeof post>>;
     try {
       r = await post(`/api/interfaces/${ORDERS}`, batch(lines, 'bulk'), bearer(ordersToken));
