@@ -88,8 +88,11 @@ export class Engine {
   private readonly trigramProbe: TrigramProbe | undefined;
   /** the lifecycle hooks of create, update and delete (metadata "hooks", server/hooks/) */
   readonly hooks: HookRunner;
-  /** called in the transaction of every audited write, after its audit row (notifications: server/home/notifications.ts) */
-  afterAudit?: (q: Queryable, p: Principal, e: CompiledEntity, id: number, operation: string, now: string) => Promise<void>;
+  /**
+   * called in the transaction of every audited write, after its audit rows, once for the records it
+   * wrote (one; a bulk insert's all: insertRows) (notifications: server/home/notifications.ts)
+   */
+  afterAudit?: (q: Queryable, p: Principal, e: CompiledEntity, ids: number[], operation: string, now: string) => Promise<void>;
 
   constructor(
     readonly db: Db,
@@ -311,7 +314,52 @@ export class Engine {
 
   /** Inserts a row without permission checks (engine and handlers use it); returns the record. */
   async insertRow(q: Queryable, e: CompiledEntity, valuesIn: Rec, p: Principal, now: string): Promise<Rec> {
-    const values = { ...valuesIn, ...(await this.generatedValues(q, e, p, now, valuesIn)) };
+    return (await this.insertRows(q, e, [valuesIn], p, now))[0];
+  }
+
+  /**
+   * Inserts rows of one entity without permission checks; returns the records in the order given.
+   * Rows with the same columns go in one multi-row INSERT ... RETURNING (chunked under the
+   * databases' parameter limits), their audit rows in one insert, and afterAudit runs once for all
+   * of them: on PostgreSQL a statement is a round trip, and a batch of 150 lines (inbound
+   * interfaces) costs a handful of them instead of a handful per line.
+   */
+  async insertRows(q: Queryable, e: CompiledEntity, valuesList: readonly Rec[], p: Principal, now: string): Promise<Rec[]> {
+    const rows: Rec[] = [];
+    for (const v of valuesList) rows.push(this.newRow(e, { ...v, ...(await this.generatedValues(q, e, p, now, v)) }, p, now));
+    const records: Rec[] = new Array<Rec>(rows.length);
+    const byColumns = new Map<string, number[]>();
+    for (const [i, r] of rows.entries()) {
+      const key = Object.keys(r).join(',');
+      byColumns.set(key, [...(byColumns.get(key) ?? []), i]);
+    }
+    const returning = e.fieldOrder
+      .filter((n) => !e.fields[n].private)
+      .map((n) => `${quote(e.fields[n].column)} AS ${quote(n)}`)
+      .join(', ');
+    for (const [key, all] of byColumns) {
+      const names = key ? key.split(',') : [];
+      const perStatement = Math.max(1, Math.min(500, Math.floor(30_000 / Math.max(1, names.length))));
+      for (let at = 0; at < all.length; at += perStatement) {
+        const chunk = all.slice(at, at + perStatement);
+        const tuple = `(${names.map(() => '?').join(', ')})`;
+        const inserted = await q.all<Rec>(
+          `INSERT INTO ${quote(e.table)} (${names.map((n) => quote(e.fields[n].column)).join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')} RETURNING ${returning}`,
+          chunk.flatMap((i) => names.map((n) => toStored(this.d, e, n, rows[i][n]))),
+        );
+        // both databases number the rows of one INSERT in the order of its VALUES (a sequence
+        // called row by row, SQLite's next rowid); RETURNING itself promises no order
+        inserted.sort((a, b) => Number(a.id) - Number(b.id));
+        chunk.forEach((i, j) => (records[i] = toRecord(e, inserted[j])));
+      }
+    }
+    const entries = records.map((r, i) => ({ id: Number(r.id), changes: Object.fromEntries(Object.keys(rows[i]).map((n) => [n, [null, rows[i][n]]])) }));
+    await this.audit(q, p, e, entries, 'create', now);
+    return records;
+  }
+
+  /** A new row's stored values by field: the given and generated ones, the defaults, version and audit fields. */
+  private newRow(e: CompiledEntity, values: Rec, p: Principal, now: string): Rec {
     const row: Rec = {};
     for (const n of e.fieldOrder) {
       const f = e.fields[n];
@@ -321,15 +369,7 @@ export class Engine {
     }
     if (e.versioned) row.version = 1;
     if (e.audit) Object.assign(row, { createdAt: now, createdBy: p.userId, updatedAt: now, updatedBy: p.userId });
-    const names = Object.keys(row);
-    const sql = `INSERT INTO ${quote(e.table)} (${names.map((n) => quote(e.fields[n].column)).join(', ')}) VALUES (${names.map(() => '?').join(', ')}) RETURNING ${quote('id')} AS id`;
-    const inserted = await q.get<{ id: number }>(
-      sql,
-      names.map((n) => toStored(this.d, e, n, row[n])),
-    );
-    const id = Number(inserted!.id);
-    await this.audit(q, p, e, id, 'create', Object.fromEntries(names.map((n) => [n, [null, row[n]]])), now);
-    return (await this.selectById(q, e, id, null))!;
+    return row;
   }
 
   /** Updates a row by id without permission checks; bumps the version; checks it when given. */
@@ -358,30 +398,35 @@ export class Engine {
       q,
       p,
       e,
-      id,
+      [{ id, changes: Object.fromEntries(changed.map((n) => [n, [e.fields[n].private ? '***' : before[n], e.fields[n].private ? '***' : patch[n]]])) }],
       operation,
-      Object.fromEntries(changed.map((n) => [n, [e.fields[n].private ? '***' : before[n], e.fields[n].private ? '***' : patch[n]]])),
       now,
     );
     return (await this.selectById(q, e, id, null))!;
   }
 
-  private async audit(q: Queryable, p: Principal, e: CompiledEntity, id: number, operation: string, changes: Rec, now: string): Promise<void> {
-    if (e.name === AUDIT_ENTITY) return;
+  /** The audit rows of one operation on one or more records (one insert), then afterAudit once for them. */
+  private async audit(q: Queryable, p: Principal, e: CompiledEntity, entries: { id: number; changes: Rec }[], operation: string, now: string): Promise<void> {
+    if (e.name === AUDIT_ENTITY || !entries.length) return;
     const a = this.meta.entities[AUDIT_ENTITY];
     if (!a) return;
-    const masked = Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, fieldOf(e, k)?.private ? ['***', '***'] : v]));
+    const mask = (changes: Rec) => Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, fieldOf(e, k)?.private ? ['***', '***'] : v]));
     const cols = ['at', 'userId', 'warehouseCode', 'resource', 'recordId', 'operation', 'changes'];
-    await q.run(`INSERT INTO ${quote(a.table)} (${cols.map((c) => quote(a.fields[c].column)).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
-      now,
-      p.userId,
-      p.warehouse,
-      e.resource,
-      id,
-      operation,
-      JSON.stringify(masked),
-    ]);
-    if (this.afterAudit) await this.afterAudit(q, p, e, id, operation, now);
+    await this.db.insertMany(
+      a.table,
+      cols.map((c) => a.fields[c].column),
+      entries.map((x) => [now, p.userId, p.warehouse, e.resource, x.id, operation, JSON.stringify(mask(x.changes))]),
+      q,
+    );
+    if (this.afterAudit)
+      await this.afterAudit(
+        q,
+        p,
+        e,
+        entries.map((x) => x.id),
+        operation,
+        now,
+      );
   }
 
   /** Field errors for refs that point to rows the caller cannot see, and for taken unique values. */
@@ -611,7 +656,14 @@ export class Engine {
     const full = (await this.selectById(q, e, id, null, true))!;
     if (e.file && typeof full.storageName === 'string') files.push(full.storageName);
     await q.run(`DELETE FROM ${quote(e.table)} WHERE ${quote('id')} = ?`, [id]);
-    await this.audit(q, p, e, id, 'delete', Object.fromEntries(e.fieldOrder.filter((n) => !e.fields[n].system).map((n) => [n, [full[n], null]])), now);
+    await this.audit(
+      q,
+      p,
+      e,
+      [{ id, changes: Object.fromEntries(e.fieldOrder.filter((n) => !e.fields[n].system).map((n) => [n, [full[n], null]])) }],
+      'delete',
+      now,
+    );
     return files;
   }
 

@@ -34,44 +34,54 @@ export interface NotificationItem {
   path: string;
 }
 
-/** Writes the events an audited write causes (metadata "notify"), in its transaction. */
+/**
+ * Writes the events an audited write causes (metadata "notify"), in its transaction: for one record,
+ * or for a bulk insert's records at once (one read of their scope fields, one insert, one NOTIFY).
+ */
 export async function recordEvents(
   meta: CompiledMetadata,
   q: Queryable,
   p: Principal,
   e: CompiledEntity,
-  id: number,
+  ids: readonly number[],
   operation: string,
   now: string,
-  postgres: boolean,
+  db: Db,
 ): Promise<void> {
   const on = operation === 'create' ? 'create' : operation.startsWith('action:') ? operation.slice('action:'.length) : null;
   const decls = on ? (e.notify ?? []).filter((n) => n.on === on) : [];
-  if (!decls.length) return;
+  if (!decls.length || !ids.length) return;
   const fields = [...new Set([...e.scope.supplierFields, ...(e.scope.warehouseField ? [e.scope.warehouseField] : []), e.titleField])].filter(
     (f) => e.fields[f],
   );
-  const row = await q.get<Record<string, unknown>>(
-    `SELECT ${fields.map((f) => `${quote(e.fields[f].column)} AS ${quote(f)}`).join(', ')} FROM ${quote(e.table)} WHERE id = ?`,
-    [id],
+  const rows = await q.all<Record<string, unknown>>(
+    `SELECT id AS ${quote('id')}, ${fields.map((f) => `${quote(e.fields[f].column)} AS ${quote(f)}`).join(', ')} FROM ${quote(e.table)} WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
+    [...ids],
   );
-  if (!row) return;
-  const suppliers = [...new Set(e.scope.supplierFields.map((f) => row[f]).filter((v): v is string => typeof v === 'string' && v !== ''))];
-  const warehouse = e.scope.warehouseField ? ((row[e.scope.warehouseField] as string | null) ?? null) : null;
-  const title = row[e.titleField] === null || row[e.titleField] === undefined ? null : String(row[e.titleField]);
-  for (const n of decls)
-    for (const profile of n.profiles) {
-      // a supplier hears of rows naming it; a record naming no supplier (a notice) is for every supplier
-      const audiences = meta.access.profiles[profile]?.supplierScoped && suppliers.length ? suppliers : [null];
-      const path = n.byId ? `${n.path}?id=${id}` : n.path;
-      for (const supplier of audiences)
-        await q.run(
-          `INSERT INTO _notifications (entity, record_id, event, label_key, title, path, profile, supplier_code, warehouse, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [e.name, id, n.on, n.labelKey, title, path, profile, supplier, warehouse, now, p.userId],
-        );
-    }
-  // delivered when the transaction commits, to every process listening (PostgreSQL)
-  if (postgres) await q.get(`SELECT pg_notify('${CHANNEL}', '') AS x`);
+  const events: unknown[][] = [];
+  for (const row of rows) {
+    const id = Number(row.id);
+    const suppliers = [...new Set(e.scope.supplierFields.map((f) => row[f]).filter((v): v is string => typeof v === 'string' && v !== ''))];
+    const warehouse = e.scope.warehouseField ? ((row[e.scope.warehouseField] as string | null) ?? null) : null;
+    const title = row[e.titleField] === null || row[e.titleField] === undefined ? null : String(row[e.titleField]);
+    for (const n of decls)
+      for (const profile of n.profiles) {
+        // a supplier hears of rows naming it; a record naming no supplier (a notice) is for every supplier
+        const audiences = meta.access.profiles[profile]?.supplierScoped && suppliers.length ? suppliers : [null];
+        const path = n.byId ? `${n.path}?id=${id}` : n.path;
+        for (const supplier of audiences) events.push([e.name, id, n.on, n.labelKey, title, path, profile, supplier, warehouse, now, p.userId]);
+      }
+  }
+  if (!events.length) return;
+  await db.insertMany(
+    '_notifications',
+    ['entity', 'record_id', 'event', 'label_key', 'title', 'path', 'profile', 'supplier_code', 'warehouse', 'created_at', 'created_by'],
+    events,
+    q,
+  );
+  // delivered when the transaction commits, to every process listening (PostgreSQL); once a write
+  // whatever its number of events (a stream only says "something new")
+  if (db.dialect.name === 'postgres') await q.get(`SELECT pg_notify('${CHANNEL}', '') AS x`);
 }
 
 /** The caller's audience as SQL (a profile; its supplier and warehouse), leaving out its own doings. */

@@ -17,8 +17,10 @@
  * requires one): the loser's message runs again and finds the record.
  *
  * Speed: a batch reads what its messages need at once before they run (batch-lookups.ts: keys,
- * records, referenced codes) and writes its log rows at its end in one statement, so a message
- * costs the statements of its own write and little more (docs/inbound-interfaces.md, "Bench").
+ * records, referenced codes), and its quick run writes its new records together (each checked as
+ * a screen's create is, then one multi-row insert with their audit rows and notifications:
+ * Engine.insertRows), its keys and its log rows at its end: a clean batch costs a handful of
+ * statements whatever its size; on PostgreSQL each is a round trip (docs/inbound-interfaces.md, "Bench").
  */
 import type { CompiledEntity, CompiledInbound, CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { codeLabelKey } from '../../codegen/runtime/model.ts';
@@ -81,6 +83,17 @@ interface Batch {
   log: Rec[];
   /** the quick run's accepted keys, stored at its end */
   claims: AcceptedAnswer[];
+  /** the quick run's new records by business key, not written yet: written together (flushCreates) */
+  pending: Map<string, PendingCreate>;
+}
+
+/** A new record of the quick run, checked and waiting for the batch's multi-row insert; its answer's id and its log row come with it. */
+interface PendingCreate {
+  msg: InboundMessage;
+  values: Rec;
+  answer: AcceptedAnswer;
+  /** its place in the batch's log rows (kept in message order) */
+  logAt: number;
 }
 
 /** Where the messages of a batch run: its transaction, what it knows, its interface and sender. */
@@ -159,16 +172,20 @@ export class InboundApplier {
         references: await knownReferences(q, this.meta, decl, checkable),
         log: [],
         claims: [],
+        pending: new Map(),
       };
       const run: Run = { q, batch, decl, client, actor };
       const answers: InboundAnswer[] = [];
       for (const [i, m] of messages.entries()) {
+        // a message about a record still waiting to be written finds it written
+        if (batch.pending.has(keyString(decl.businessKey, m.payload))) await this.flushCreates(run);
         const stored = batch.answers.get(m.idempotencyKey);
         const errors = payloadErrors[i];
         if (stored) answers.push({ idempotencyKey: m.idempotencyKey, result: 'duplicate', first: stored });
         else if (errors) answers.push(this.refuse(batch, decl, client, m, validationFailed(await this.moreErrors(q, batch, decl, m, errors, checkable[i]))));
         else answers.push(careful ? await this.applyOne(run, m) : await this.applyQuick(run, m, checkable[i]));
       }
+      await this.flushCreates(run);
       await this.storeKeys(q, decl, client, batch.claims);
       await writeInboundLog(this.engine.db, q, this.meta, batch.log);
       return answers;
@@ -180,10 +197,14 @@ export class InboundApplier {
     const { q, batch, decl, client, actor } = run;
     const businessKey = keyString(decl.businessKey, msg.payload);
     // a new record's references and required fields, as create() would refuse them before writing
-    if (batch.rows.get(businessKey) === null && !(msg.action && msg.action !== 'upsert')) {
+    const isNew = batch.rows.get(businessKey) === null && !(msg.action && msg.action !== 'upsert');
+    if (isNew) {
       const before = await this.moreErrors(q, batch, decl, msg, {}, checkable);
       if (Object.keys(before).length) return this.refuse(batch, decl, client, msg, validationFailed(before));
+      if (this.writesTogether(decl, msg)) return this.pendCreate(run, msg, businessKey);
     }
+    // what follows may read what the waiting records write
+    await this.flushCreates(run);
     let applied: { answer: AcceptedAnswer; record: Rec };
     try {
       applied = await this.applyIn(q, batch, decl, this.meta.entities[decl.entity], client, actor, msg, false);
@@ -383,6 +404,14 @@ export class InboundApplier {
   }
 
   private async create(q: Queryable, batch: Batch, decl: CompiledInbound, e: CompiledEntity, actor: Principal, now: string, payload: Rec): Promise<Rec> {
+    const written = await this.checkedCreate(q, batch, decl, e, actor, now, payload);
+    const record = await this.engine.insertRow(q, e, written, actor, now);
+    await this.engine.hooks.afterWrite(this.engine.servicesFor(q, actor, now), e, 'create', null, record);
+    return record;
+  }
+
+  /** A new record's values, checked as a screen's create checks them (references, rules, unique values, hooks), ready to insert. */
+  private async checkedCreate(q: Queryable, batch: Batch, decl: CompiledInbound, e: CompiledEntity, actor: Principal, now: string, payload: Rec): Promise<Rec> {
     const errors: FieldErrors = {};
     for (const f of decl.required) if (payload[f] === null || payload[f] === undefined || payload[f] === '') errors[f] = { key: 'validation.required' };
     const given: Rec = {};
@@ -392,11 +421,7 @@ export class InboundApplier {
     const values = this.withCopies(decl, { ...given, ...decl.fixed });
     // the business key was just found free in this transaction (applyIn)
     await this.engine.checkWrite(q, actor, e, values, null, decl.businessKey);
-    const svc = this.engine.servicesFor(q, actor, now);
-    const written = await this.engine.hooks.beforeWrite(svc, e, 'create', null, values);
-    const record = await this.engine.insertRow(q, e, written, actor, now);
-    await this.engine.hooks.afterWrite(svc, e, 'create', null, record);
-    return record;
+    return this.engine.hooks.beforeWrite(this.engine.servicesFor(q, actor, now), e, 'create', null, values);
   }
 
   /** The changed declared fields, if the declaration allows them in the record's state; null when nothing changes. */
@@ -483,8 +508,7 @@ export class InboundApplier {
       const existing = newParent ? new Map<string, Rec>() : await this.existingChildren(q, c, parentId);
       for (const s of sent) {
         const have = existing.get(this.keyOf(c.key, s));
-        const values: Rec = {};
-        for (const f of c.fields) if (s[f] !== undefined) values[f] = s[f];
+        const values = this.sentFields(c, s);
         if (!have) {
           const created = await this.engine.insertRow(q, ce, { ...values, ...c.fixed, [c.parentField]: parentId }, actor, now);
           existing.set(this.keyOf(c.key, created), created);
@@ -494,6 +518,77 @@ export class InboundApplier {
         }
       }
     }
+  }
+
+  /**
+   * Whether the quick run may write this new record together with the batch's others: not when
+   * the entity's afterWrite hook must see each record as it is written, nor when the message's
+   * child rows repeat a key (the second would update the first: upsertChildren does that one by one).
+   */
+  private writesTogether(decl: CompiledInbound, msg: InboundMessage): boolean {
+    if (this.meta.entities[decl.entity].hooks.includes('afterWrite')) return false;
+    return decl.children.every((c) => {
+      const sent = (msg.payload[c.name] as Rec[] | undefined) ?? [];
+      return new Set(sent.map((r) => this.keyOf(c.key, r))).size === sent.length;
+    });
+  }
+
+  /** A new record of the quick run, checked now and written with the others (flushCreates); answered now, its id filled in then. */
+  private async pendCreate(run: Run, msg: InboundMessage, businessKey: string): Promise<AcceptedAnswer> {
+    const { q, batch, decl, actor } = run;
+    let values: Rec;
+    try {
+      values = await this.checkedCreate(q, batch, decl, this.meta.entities[decl.entity], actor, new Date().toISOString(), msg.payload);
+    } catch {
+      throw new Restart();
+    }
+    const answer: AcceptedAnswer = { idempotencyKey: msg.idempotencyKey, result: 'accepted', operation: 'created', id: 0, reference: '' };
+    batch.pending.set(businessKey, { msg, values, answer, logAt: batch.log.push({}) - 1 });
+    batch.answers.set(msg.idempotencyKey, answer);
+    batch.claims.push(answer);
+    return answer;
+  }
+
+  /**
+   * The quick run's waiting records in one multi-row insert (with their audit rows and
+   * notifications: Engine.insertRows), then their child rows the same way per child list. Anything
+   * failing here (a record another batch created meanwhile meets the unique index) restarts the
+   * batch carefully.
+   */
+  private async flushCreates(run: Run): Promise<void> {
+    const { q, batch, decl, client, actor } = run;
+    if (!batch.pending.size) return;
+    const waiting = [...batch.pending.entries()];
+    batch.pending.clear();
+    const now = new Date().toISOString();
+    let records: Rec[];
+    try {
+      records = await this.engine.insertRows(
+        q,
+        this.meta.entities[decl.entity],
+        waiting.map(([, p]) => p.values),
+        actor,
+        now,
+      );
+      for (const c of decl.children) {
+        const rows = waiting.flatMap(([, p], i) =>
+          ((p.msg.payload[c.name] as Rec[] | undefined) ?? []).map((s) => ({ ...this.sentFields(c, s), ...c.fixed, [c.parentField]: records[i].id })),
+        );
+        if (rows.length) await this.engine.insertRows(q, this.meta.entities[c.entity], rows, actor, now);
+      }
+    } catch {
+      throw new Restart();
+    }
+    for (const [i, [businessKey, p]] of waiting.entries()) {
+      Object.assign(p.answer, { id: Number(records[i].id), reference: this.referenceOf(decl, records[i]) });
+      batch.rows.set(businessKey, records[i]);
+      batch.log[p.logAt] = this.logRow(decl, client, p.msg, p.answer, p.answer.id, p.answer.reference);
+    }
+  }
+
+  /** The declared fields a child row sends. */
+  private sentFields(c: CompiledInbound['children'][number], sent: Rec): Rec {
+    return Object.fromEntries(c.fields.filter((f) => sent[f] !== undefined).map((f) => [f, sent[f]]));
   }
 
   /** A refused message: logged (in the batch's transaction; its own savepoint was rolled back) and answered with its reasons. */

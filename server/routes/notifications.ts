@@ -41,9 +41,8 @@ const KEEPALIVE_MS = 25_000;
 
 export default async function notificationRoutes(app: FastifyInstance, opts: { engine: Engine; pollMs?: number }) {
   const { engine } = opts;
-  const postgres = engine.db.dialect.name === 'postgres';
   // events are written in the transaction of the audited write that causes them
-  engine.afterAudit = (q, p, e, id, operation, now) => recordEvents(engine.meta, q, p, e, id, operation, now, postgres);
+  engine.afterAudit = (q, p, e, ids, operation, now) => recordEvents(engine.meta, q, p, e, ids, operation, now, engine.db);
   const hub = new NotificationHub(engine.db, opts.pollMs);
   const streams = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
