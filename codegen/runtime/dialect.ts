@@ -97,6 +97,13 @@ export interface Dialect {
   /** the UTC day (yyyy-MM-dd text) of a date or datetime column: a chart's day bucket */
   dayOf(column: string, type: 'date' | 'datetime'): string;
   /**
+   * A query whose one row's `stamp` changes whenever a write may have been committed since it was
+   * last read, by this process or any other (server/home/stamped-cache.ts). SQLite: the
+   * connection's own changes and its data_version (which moves when another connection commits).
+   * PostgreSQL: the current snapshot (it moves when any transaction that wrote ends).
+   */
+  changeStampSql: string;
+  /**
    * The tail of a SELECT that reads rows it is about to change (`alias` is the table's alias).
    * PostgreSQL: a row lock, so a second transaction waits and then re-reads the committed row.
    * SQLite: nothing; an IMMEDIATE transaction already holds the database's one write lock.
@@ -242,6 +249,7 @@ export const sqlite: Dialect = {
   greatest: (a, b) => `MAX(${a}, ${b})`,
   // dates are stored as yyyy-MM-dd and datetimes as ISO texts in UTC: the day is the first 10 characters
   dayOf: (column) => `substr(${column}, 1, 10)`,
+  changeStampSql: `SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version()) AS stamp`,
   forUpdate: () => '',
   skipLocked: () => '',
   broadRange: (condition) => `likelihood(${condition}, 0.9)`,
@@ -332,6 +340,7 @@ export const postgres: Dialect = {
   boolLiteral: (v) => (v ? 'TRUE' : 'FALSE'),
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   dayOf: (column, type) => (type === 'date' ? `to_char(${column}, 'YYYY-MM-DD')` : `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`),
+  changeStampSql: `SELECT pg_current_snapshot()::text AS stamp`,
   forUpdate: (alias) => ` FOR UPDATE OF ${alias}`,
   skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
   broadRange: (condition) => condition,

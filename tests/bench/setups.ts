@@ -142,6 +142,8 @@ export interface SetupContext {
   pinned: boolean;
   /** the compiled bench server (lib.ts, compileBenchServer) */
   bundle: string;
+  /** the built admin the servers also serve (a step that drives the browser) */
+  adminDir?: string;
 }
 
 export async function startSetup(ctx: SetupContext, setup: Setup): Promise<Running> {
@@ -150,6 +152,7 @@ export async function startSetup(ctx: SetupContext, setup: Setup): Promise<Runni
   if (setup.backend === 'postgres' && !pgUrl) throw new Error('no PostgreSQL server');
   const server = await startServer(ctx.db, ctx.filesDir, setup.processes === 1 ? place.server?.[0] : undefined, {
     bundle: ctx.bundle,
+    ...(ctx.adminDir ? { adminDir: ctx.adminDir } : {}),
     ...(pgUrl ? { databaseUrl: pgUrl } : {}),
     workers: setup.processes,
     ...(setup.processes > 1 && place.server ? { workerCpus: place.server } : {}),

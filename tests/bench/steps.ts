@@ -337,8 +337,8 @@ function availableSetups(ctx: Ctx): Setup[] {
  * The servers of every setup, all started before anything is measured (an idle server costs
  * nothing) and stopped after the step; a smoke run keeps them for its later steps.
  */
-export async function withSetups<T>(ctx: Ctx, f: (rs: Running[]) => Promise<T>): Promise<T> {
-  const sctx = { db: ctx.db, filesDir: files(ctx), pg: ctx.pg, pinned: ctx.pinned, bundle: await setupBundle(ctx) };
+export async function withSetups<T>(ctx: Ctx, f: (rs: Running[]) => Promise<T>, opts: { adminDir?: string } = {}): Promise<T> {
+  const sctx = { db: ctx.db, filesDir: files(ctx), pg: ctx.pg, pinned: ctx.pinned, bundle: await setupBundle(ctx), ...opts };
   const running: Running[] = [];
   try {
     // started side by side (start-up is mostly compiling and loading modules: both CPUs help)
