@@ -6,7 +6,9 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { LOCALES, metadata, mayAct, planVisits, screenActions, entityOf, type Visit } from './metadata/plan.ts';
-import { loginIn, openScreen, screen, t } from './pages/screens.ts';
+import { readFileSync } from 'node:fs';
+import { codeOf, firstWhere, token } from './pages/api.ts';
+import { chooseFile, confirmDialog, expectNotification, loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
 
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -143,3 +145,46 @@ test('an action dialog with inputs opens with the focus in its first input (ever
     await page.close();
   }
 });
+
+/** Row buttons of a table whose box reaches past their operation cell's (or the table's) visible box. */
+const clippedRowButtons = (table: ReturnType<Page['getByTestId']>) =>
+  table.evaluate((wrap) => {
+    const w = wrap.getBoundingClientRect();
+    const out: string[] = [];
+    for (const b of wrap.querySelectorAll<HTMLElement>('[data-testid^="lean-row-action-"]')) {
+      const cell = (b.closest('.lt-actions-in') ?? b.parentElement)!.getBoundingClientRect();
+      const r = b.getBoundingClientRect();
+      if (r.right > Math.min(cell.right, w.right) + 0.5 || r.left < Math.max(cell.left, w.left) - 0.5)
+        out.push(`${b.dataset.testid} ${r.left}-${r.right} in ${cell.left}-${cell.right}`);
+    }
+    return out;
+  });
+
+for (const locale of LOCALES) {
+  test(`claim attachments at 1440 px: every row button, Delete too, is whole (${locale})`, async ({ browser, request }) => {
+    const tok = await token(request, 'sup01');
+    const claim = await firstWhere(request, tok, 'claims', {
+      logisticsStatus: codeOf('logisticsConfirmStatus', 'wait'),
+      status: codeOf('claimStatus', 'unaudited'),
+    });
+    const page = await desktopPage(browser, 'sup01', locale);
+    await openScreen(page, screenNamed('claimAudit'), locale, `?id=${claim.id}`);
+    const table = page.getByTestId('related-table-claim-attachments');
+    // the supplier's own evidence offers all three buttons: download, preview, delete
+    const name = `layout-${locale}.png`;
+    await chooseFile(page, page.getByTestId('btn-upload-claim-attachments'), {
+      name,
+      mimeType: 'image/png',
+      buffer: readFileSync('server/seed/assets/label-detail.png'),
+    });
+    await expectNotification(page, t(locale, 'message.uploadSuccess'));
+    const mine = table.getByTestId('lean-row').filter({ hasText: name });
+    await expect(mine.getByTestId('lean-row-action-delete')).toHaveText(t(locale, 'button.delete'));
+    await expect(mine.getByTestId('lean-row-action-preview')).toBeVisible();
+    expect(await clippedRowButtons(table)).toEqual([]);
+    await mine.getByTestId('lean-row-action-delete').click();
+    await confirmDialog(page);
+    await expect(mine).toHaveCount(0);
+    await page.close();
+  });
+}
