@@ -188,3 +188,41 @@ for (const locale of LOCALES) {
     await page.close();
   });
 }
+
+for (const locale of LOCALES) {
+  test(`at 1440 px a row's child lists in the side panel show every column without scrolling (${locale})`, async ({ browser }) => {
+    test.setTimeout(240_000);
+    // every list screen whose rows have children shown in the side panel (the settlement's task details ...)
+    const visits = listVisits(locale).filter((v) => v.screen.related.length > 0);
+    const checked: string[] = [];
+    const problems: string[] = [];
+    for (const v of visits) {
+      const page = await desktopPage(browser, v.persona.user!, locale);
+      await openScreen(page, v.screen, locale);
+      const row = screen.rows(page).first();
+      if (!(await row.isVisible())) {
+        await page.close();
+        continue; // a list that searches only on conditions: nothing to click
+      }
+      // the row number: a cell that is neither a link nor a check box
+      await row.locator('td').first().click();
+      const panel = page.getByTestId('related-panel');
+      await expect(panel, v.screen.name).toBeVisible();
+      for (const rel of v.screen.related) {
+        const table = panel.getByTestId(`related-table-${rel.resource}`);
+        await expect(table.getByTestId('lean-row').first().or(table.getByTestId('lean-empty'))).toBeVisible();
+        const cut = await table.evaluate((wrap) => {
+          const w = wrap.getBoundingClientRect();
+          return [...wrap.querySelectorAll<HTMLElement>('thead th')]
+            .filter((th) => th.getBoundingClientRect().right > w.right + 0.5)
+            .map((th) => th.textContent);
+        });
+        for (const label of cut) problems.push(`${v.screen.name} ${rel.resource}: ${label}`);
+        checked.push(`${v.screen.name} ${rel.resource}`);
+      }
+      await page.close();
+    }
+    expect(checked.length).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+}

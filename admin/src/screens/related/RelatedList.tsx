@@ -91,6 +91,8 @@ export function RelatedList({ screen, relation, parentId, parent, readOnly }: Re
       </Box>
       <LeanTable
         compact={compact}
+        // a child list is short and often shown in the narrow side panel: its columns fit their values
+        fitContent
         testId={`related-table-${relation.resource}`}
         columns={columns}
         rows={(data ?? []) as LeanRecord[]}
