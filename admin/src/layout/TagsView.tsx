@@ -6,12 +6,15 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Box, ButtonBase, Divider, ListItemIcon, Menu, MenuItem } from '@mui/material';
+import ChevronLeft from '@mui/icons-material/ChevronLeft';
+import ChevronRight from '@mui/icons-material/ChevronRight';
 import CloseIcon from '@mui/icons-material/Close';
 import Refresh from '@mui/icons-material/Refresh';
 import { useTranslate } from 'react-admin';
 import { useUser } from '../providers/hooks.ts';
 import { screenAllowed } from '../providers/permissions.ts';
 import { HOME_PATH, PAGE_SCREENS, REFRESH_PREFIX, screenForPath } from '../routing/routeTable.ts';
+import { scrollTabIntoView, TabScrollArrow, useTabBarEnds } from './tagsScroll.tsx';
 import { addTab, closeAllTabs, closeOtherTabs, closeTab, keepTabs, tagsStore, type Tab } from './tagsStore.ts';
 
 // kept in theme.ts so the notification stack (loaded with the sign-in page) need not load this strip
@@ -45,10 +48,13 @@ export function TagsView() {
   const isActive = (t: Tab) => t.path === location.pathname;
   // the active tab is always in view: a tab opened (or chosen) beyond the bar's width scrolls into it
   const barRef = useRef<HTMLDivElement>(null);
+  const ends = useTabBarEnds(barRef, tabs.length);
   useEffect(() => {
-    const el = barRef.current?.querySelector<HTMLElement>('[data-testid="tag"][aria-selected="true"]');
-    el?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [location.pathname, tabs.length]);
+    const bar = barRef.current;
+    const el = bar?.querySelector<HTMLElement>('[data-testid="tag"][aria-selected="true"]');
+    if (bar && el) scrollTabIntoView(bar, el);
+    // again once the arrows appear: they narrow the bar
+  }, [location.pathname, tabs, ends.overflows]);
 
   /** after closing, an active tab that disappeared hands over to the last remaining tab */
   const settle = (next: Tab[], wasActive: boolean) => {
@@ -79,71 +85,88 @@ export function TagsView() {
 
   return (
     <Box
-      ref={barRef}
-      data-testid="tags-view"
-      role="tablist"
       sx={{
         height: TAGS_HEIGHT,
         display: 'flex',
         alignItems: 'center',
-        gap: 0.5,
-        px: 1,
         bgcolor: 'background.paper',
         borderBottom: 1,
         borderColor: 'divider',
         boxShadow: '0 1px 3px 0 rgba(0,0,0,.12), 0 0 3px 0 rgba(0,0,0,.04)',
-        overflowX: 'auto',
-        overflowY: 'hidden',
-        whiteSpace: 'nowrap',
       }}
     >
-      {tabs.map((t) => {
-        const active = isActive(t);
-        return (
-          <ButtonBase
-            key={t.path}
-            component="div"
-            role="tab"
-            aria-selected={active}
-            data-testid="tag"
-            data-path={t.path}
-            data-pinned={t.pinned}
-            onClick={() => !active && navigate(t.fullPath)}
-            onContextMenu={(e: MouseEvent) => openMenu(e, t)}
-            onAuxClick={(e: MouseEvent) => e.button === 1 && !t.pinned && onClose(t)}
-            sx={{
-              height: 26,
-              px: 1,
-              gap: 0.5,
-              fontSize: 12,
-              border: 1,
-              borderRadius: 0.5,
-              flexShrink: 0,
-              borderColor: active ? 'primary.main' : 'divider',
-              bgcolor: active ? 'primary.main' : 'background.paper',
-              color: active ? 'primary.contrastText' : 'text.primary',
-              '&::before': active ? { content: '""', width: 8, height: 8, borderRadius: '50%', bgcolor: '#fff', mr: 0.5 } : undefined,
-            }}
-          >
-            {translate(t.titleKey)}
-            {!t.pinned && (
-              <Box
-                component="span"
-                role="button"
-                aria-label={translate('shell.tags.close')}
-                data-testid="tag-close"
-                onClick={(e: MouseEvent) => {
-                  e.stopPropagation();
-                  onClose(t);
-                }}
-                sx={{ display: 'inline-flex', borderRadius: '50%', '&:hover': { bgcolor: 'rgba(0,0,0,0.2)' } }}
-              >
-                <CloseIcon sx={{ fontSize: 14 }} />
-              </Box>
-            )}
-          </ButtonBase>
-        );
-      })}
+      {ends.overflows && (
+        <TabScrollArrow bar={barRef} direction={-1} disabled={ends.atStart} label={translate('ui.tabsScrollLeft')} icon={<ChevronLeft fontSize="small" />} />
+      )}
+      <Box
+        ref={barRef}
+        data-testid="tags-view"
+        role="tablist"
+        sx={{
+          flex: 1,
+          minWidth: 0,
+          height: '100%',
+          display: 'flex',
+          alignItems: 'center',
+          gap: 0.5,
+          px: 1,
+          overflowX: 'auto',
+          overflowY: 'hidden',
+          whiteSpace: 'nowrap',
+          scrollbarWidth: 'none',
+        }}
+      >
+        {tabs.map((t) => {
+          const active = isActive(t);
+          return (
+            <ButtonBase
+              key={t.path}
+              component="div"
+              role="tab"
+              aria-selected={active}
+              data-testid="tag"
+              data-path={t.path}
+              data-pinned={t.pinned}
+              onClick={() => !active && navigate(t.fullPath)}
+              onContextMenu={(e: MouseEvent) => openMenu(e, t)}
+              onAuxClick={(e: MouseEvent) => e.button === 1 && !t.pinned && onClose(t)}
+              sx={{
+                height: 26,
+                px: 1,
+                gap: 0.5,
+                fontSize: 12,
+                border: 1,
+                borderRadius: 0.5,
+                flexShrink: 0,
+                borderColor: active ? 'primary.main' : 'divider',
+                bgcolor: active ? 'primary.main' : 'background.paper',
+                color: active ? 'primary.contrastText' : 'text.primary',
+                '&::before': active ? { content: '""', width: 8, height: 8, borderRadius: '50%', bgcolor: '#fff', mr: 0.5 } : undefined,
+              }}
+            >
+              {translate(t.titleKey)}
+              {!t.pinned && (
+                <Box
+                  component="span"
+                  role="button"
+                  aria-label={translate('shell.tags.close')}
+                  data-testid="tag-close"
+                  onClick={(e: MouseEvent) => {
+                    e.stopPropagation();
+                    onClose(t);
+                  }}
+                  sx={{ display: 'inline-flex', borderRadius: '50%', '&:hover': { bgcolor: 'rgba(0,0,0,0.2)' } }}
+                >
+                  <CloseIcon sx={{ fontSize: 14 }} />
+                </Box>
+              )}
+            </ButtonBase>
+          );
+        })}
+      </Box>
+      {ends.overflows && (
+        <TabScrollArrow bar={barRef} direction={1} disabled={ends.atEnd} label={translate('ui.tabsScrollRight')} icon={<ChevronRight fontSize="small" />} />
+      )}
       <Menu
         open={!!menu}
         onClose={() => setMenu(null)}

@@ -14,6 +14,7 @@ import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
 import { useNotifyError } from '../errors.ts';
 import { FieldInput } from '../form/FieldInput.tsx';
 import { downloadTemplate } from './uploadAction.ts';
+import { focusFirstInput } from './focusFirstInput.ts';
 import { makeValidate, toBody } from '../formBody.ts';
 import { schemasOf } from '../meta.ts';
 import {
@@ -95,7 +96,14 @@ export function ActionDialog({ entity, action, records, onCancel, onSubmit, with
   };
 
   return (
-    <Dialog open onClose={busy ? undefined : onCancel} maxWidth={grid ? 'lg' : 'sm'} fullWidth data-testid={`action-dialog-${action.name}`}>
+    <Dialog
+      open
+      onClose={busy ? undefined : onCancel}
+      maxWidth={grid ? 'lg' : 'sm'}
+      fullWidth
+      data-testid={`action-dialog-${action.name}`}
+      slotProps={{ transition: { onEntered: focusFirstInput } }}
+    >
       <DialogTitle>{title}</DialogTitle>
       {/* errors show next to the few inputs of the dialog: no extra "form is invalid" notification */}
       <Form onSubmit={submit as never} validate={validate} defaultValues={defaults} noValidate disableInvalidFormNotification>

@@ -8,11 +8,11 @@ import type { CompiledAction, CompiledEntity, CompiledScreen } from '../../../..
 import { inFromState, mayAction } from '../access.ts';
 import { notActingSupplierSync } from '../../providers/permissions.ts';
 import type { LeanRecord, RowAction } from '../table/LeanTable.tsx';
+import { actionsWidth as actionsWidthFor } from '../table/actionsWidth.ts';
 import { hasCondition, type FilterValues } from './FilterBar.tsx';
 import type { ViewState } from './savedViewsApi.ts';
 
 const EMPTY: FilterValues = {};
-const textWidth = (s: string): number => [...s].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 12 : 7), 0);
 
 interface SearchArgs {
   screen: CompiledScreen;
@@ -98,11 +98,14 @@ export function useRowActions(
     [recordActions, start],
   );
   const showRowActions = recordActions.some((a) => mayAction(screen, res, a));
-  // wide enough for every button of a row (CJK glyphs are about twice as wide as Latin ones)
-  const actionsWidth = Math.max(
-    80,
-    12 + recordActions.reduce((w, a) => w + textWidth(labels[a.name]) + 22, 0),
-    recordActions.some((a) => a.supplierFields) ? 24 + textWidth(notYours) : 0,
+  // wide enough for every button of a row, or the note of a line of another supplier
+  const actionsWidth = useMemo(
+    () =>
+      actionsWidthFor(
+        recordActions.map((a) => labels[a.name]),
+        recordActions.some((a) => a.supplierFields) ? notYours : '',
+      ),
+    [recordActions, labels, notYours],
   );
   return { rowActions: showRowActions ? rowActions : undefined, onRowAction, actionsWidth };
 }

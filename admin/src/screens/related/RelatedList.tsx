@@ -13,6 +13,7 @@ import { useLeanColumns } from '../columns.ts';
 import { entityOfResource, metadata } from '../meta.ts';
 import { useFileOps } from '../files/useFileOps.tsx';
 import { LeanTable, type LeanRecord, type RowAction } from '../table/LeanTable.tsx';
+import { actionsWidth } from '../table/actionsWidth.ts';
 import { useMobileMode } from '../../layout/mobile.ts';
 
 type Relation = CompiledScreen['related'][number];
@@ -59,6 +60,11 @@ export function RelatedList({ screen, relation, parentId, parent, readOnly }: Re
     },
     [canDownload, canDelete, labels, screen, relation.resource],
   );
+  // room for every button a row may show (Delete was cut off in English)
+  const width = useMemo(
+    () => actionsWidth([...(canDownload ? [labels.download, labels.preview] : []), ...(canDelete ? [labels.delete] : [])]),
+    [canDownload, canDelete, labels],
+  );
   const onRowAction = useCallback(
     (name: string, r: LeanRecord) => {
       if (name === 'download') void files.download(r.id);
@@ -85,13 +91,15 @@ export function RelatedList({ screen, relation, parentId, parent, readOnly }: Re
       </Box>
       <LeanTable
         compact={compact}
+        // a child list is short and often shown in the narrow side panel: its columns fit their values
+        fitContent
         testId={`related-table-${relation.resource}`}
         columns={columns}
         rows={(data ?? []) as LeanRecord[]}
         rowActions={isFile && (canDownload || canDelete) ? rowActions : undefined}
         onRowAction={onRowAction}
         actionsLabel={translate('ui.actions')}
-        actionsWidth={170}
+        actionsWidth={width}
         emptyText={isPending ? '' : translate('ui.noData')}
         maxHeight={320}
       />

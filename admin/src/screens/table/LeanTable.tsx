@@ -102,6 +102,8 @@ export interface LeanTableProps {
    * and the operation column is not pinned (no room beside them): the table scrolls sideways to it
    */
   compact?: boolean;
+  /** every column fits its header and its longest text (not its field type's width): a short child list in a narrow panel */
+  fitContent?: boolean;
 }
 
 /** The identifier columns first, the others in their order (the compact table of a phone). */
@@ -113,7 +115,7 @@ export function LeanTable(props: LeanTableProps): ReactElement {
   const columns = useMemo(() => (compact ? identifiersFirst(props.columns) : props.columns), [compact, props.columns]);
   const wrap = useRef<HTMLDivElement>(null);
   const showActions = !!rowActions;
-  const { widths, startResize, fitColumn } = useColumnWidths(columns, rows);
+  const { widths, startResize, fitColumn } = useColumnWidths(columns, rows, props.fitContent);
   const { start, end } = useRowWindow(wrap, rows.length);
   // handlers live in a ref: the delegated listener never changes, rows never re-render for them
   const live = useRef(props);

@@ -18,13 +18,19 @@ export interface ColumnWidths {
   fitColumn: (c: LeanColumn) => void;
 }
 
-export function useColumnWidths(columns: readonly LeanColumn[], rows: readonly LeanRecord[]): ColumnWidths {
+/**
+ * `fitAll`: every column as wide as its header or its longest text on the page, whichever is wider,
+ * instead of the width its field type suggests (a child list in a narrow side panel: its few
+ * rows' values fit the panel where the type's widths pushed the last columns out of it).
+ */
+export function useColumnWidths(columns: readonly LeanColumn[], rows: readonly LeanRecord[], fitAll = false): ColumnWidths {
   // widths the user dragged, by column key; the others come from the columns (fit: and the page)
   const [resized, setResized] = useState<Record<string, number>>({});
   const widths = useMemo(() => {
-    const measure = columns.some((c) => c.fit && !resized[c.key]) ? textMeasurer(400) : null;
+    const measure = fitAll || columns.some((c) => c.fit && !resized[c.key]) ? textMeasurer(400) : null;
+    if (fitAll && measure) return columns.map((c) => resized[c.key] ?? Math.max(MIN_COLUMN_PX, headerWidth(c), longestText(c, rows, measure)));
     return columns.map((c) => resized[c.key] ?? (c.fit && measure ? Math.max(c.width, longestText(c, rows, measure)) : c.width));
-  }, [columns, rows, resized]);
+  }, [columns, rows, resized, fitAll]);
 
   /** Dragging a header's grip resizes its column (pointer capture: the drag may leave the grip). */
   const startResize = (key: string, from: number) => (e: PointerEvent<HTMLSpanElement>) => {
@@ -44,11 +50,15 @@ export function useColumnWidths(columns: readonly LeanColumn[], rows: readonly L
     grip.addEventListener('pointercancel', up);
   };
   const fitColumn = (c: LeanColumn) => {
-    const width = Math.max(Math.ceil(textMeasurer(600)(c.label) + CELL_EXTRA_PX), longestText(c, rows, textMeasurer(400)), MIN_COLUMN_PX);
+    const width = Math.max(headerWidth(c), longestText(c, rows, textMeasurer(400)), MIN_COLUMN_PX);
     setResized((r) => ({ ...r, [c.key]: width }));
   };
   return { widths, startResize, fitColumn };
 }
+
+/** The width (px) of a column's header: its label in the header's bold font, and the sort mark. */
+const SORT_MARK_PX = 14;
+const headerWidth = (c: LeanColumn): number => Math.ceil(textMeasurer(600)(c.label) + CELL_EXTRA_PX + (c.sortable ? SORT_MARK_PX : 0));
 
 /** The width (px) of a column's longest text on the page; only the longest few strings are measured. */
 function longestText(c: LeanColumn, rows: readonly LeanRecord[], measure: (t: string) => number): number {
