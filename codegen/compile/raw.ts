@@ -91,6 +91,7 @@ export interface RawScreen {
   path: string;
   kind: CompiledScreen['kind'];
   titleKey: string;
+  titleKeyFor?: Record<string, string>;
   public?: boolean;
   roles?: Role[];
   hidden?: boolean;

@@ -238,6 +238,8 @@ export interface CompiledScreen {
   /** auth: a public page of the sign-in flow outside the layout (forgot / reset password), drawn by `component` */
   kind: 'list' | 'edit' | 'show' | 'dashboard' | 'login' | 'error' | 'redirect' | 'custom' | 'auth';
   titleKey: string;
+  /** the title an account of this profile sees instead of titleKey (screenTitleKey in screen-title.ts) */
+  titleKeyFor?: Partial<Record<Profile, string>>;
   public: boolean;
   /** empty: any logged-in user */
   roles: Role[];
