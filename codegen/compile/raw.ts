@@ -30,7 +30,14 @@ export interface RawField {
   identifier?: boolean;
   autoNumber?: { prefix: string; digits: number };
   sessionDefault?: CompiledField['sessionDefault'];
-  lookup?: { entity: string; field: string; scopedBy?: Record<string, string>; messageKey?: string; when?: Record<string, string[]> };
+  lookup?: {
+    entity: string;
+    field: string;
+    scopedBy?: Record<string, string>;
+    messageKey?: string;
+    when?: Record<string, string[]>;
+    fills?: Record<string, string>;
+  };
 }
 export interface RawAction {
   labelKey?: string;

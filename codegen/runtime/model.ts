@@ -55,7 +55,15 @@ export interface CompiledField {
    * forms offer the values as an autocomplete.
    */
   /** when: the lookup applies only while these code fields of the record (or action input) hold one of these stored codes */
-  lookup?: { entity: string; field: string; scopedBy: Record<string, string>; messageKey: string; when?: Record<string, string[]> };
+  /** fills: this record's field -> the target's field a pick fills in (form and server) */
+  lookup?: {
+    entity: string;
+    field: string;
+    scopedBy: Record<string, string>;
+    messageKey: string;
+    when?: Record<string, string[]>;
+    fills?: Record<string, string>;
+  };
 }
 
 /** Row condition of a grant: field -> allowed stored values */
