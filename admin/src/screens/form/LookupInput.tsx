@@ -75,6 +75,8 @@ export function LookupInput({ field, label, testId }: { field: CompiledField; la
   // the options and the text they answer: shown only while that is still the text in the box
   const [answer, setAnswer] = useState<{ query: string; options: string[] } | null>(null);
   const committing = useRef('');
+  // did the user move to an option with the arrow keys since typing?
+  const movedToOption = useRef(false);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -124,10 +126,12 @@ export function LookupInput({ field, label, testId }: { field: CompiledField; la
   };
 
   const onKeyDown = (ev: KeyboardEvent<HTMLDivElement> & { defaultMuiPrevented?: boolean }) => {
+    if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') movedToOption.current = true;
     if (ev.key !== 'Enter') return;
     // an option the user moved to with the arrows is MUI's to choose; otherwise Enter takes the typed text
+    // (MUI also highlights the stored value among the options by itself: typed over, it is not what Enter means)
     const highlighted = (ev.target as HTMLElement).getAttribute('aria-activedescendant');
-    if (highlighted && current) return;
+    if (highlighted && current && movedToOption.current) return;
     ev.defaultMuiPrevented = true;
     ev.preventDefault();
     void commit();
@@ -146,7 +150,10 @@ export function LookupInput({ field, label, testId }: { field: CompiledField; la
         else fill(undefined);
       }}
       inputValue={typed}
-      onInputChange={(_, v) => setTyped(v)}
+      onInputChange={(_, v) => {
+        movedToOption.current = false;
+        setTyped(v);
+      }}
       onBlur={() => {
         void commit();
         input.onBlur();
