@@ -93,6 +93,7 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
             messageKey: f.lookup.messageKey ?? 'validation.lookup',
             // code keys here; entities.ts turns them into stored codes once every field is known
             ...(f.lookup.when ? { when: f.lookup.when } : {}),
+            ...(f.lookup.fills ? { fills: f.lookup.fills } : {}),
           },
         }
       : {}),

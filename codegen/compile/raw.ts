@@ -30,7 +30,14 @@ export interface RawField {
   identifier?: boolean;
   autoNumber?: { prefix: string; digits: number };
   sessionDefault?: CompiledField['sessionDefault'];
-  lookup?: { entity: string; field: string; scopedBy?: Record<string, string>; messageKey?: string; when?: Record<string, string[]> };
+  lookup?: {
+    entity: string;
+    field: string;
+    scopedBy?: Record<string, string>;
+    messageKey?: string;
+    when?: Record<string, string[]>;
+    fills?: Record<string, string>;
+  };
 }
 export interface RawAction {
   labelKey?: string;
@@ -91,6 +98,7 @@ export interface RawScreen {
   path: string;
   kind: CompiledScreen['kind'];
   titleKey: string;
+  titleKeyFor?: Record<string, string>;
   public?: boolean;
   roles?: Role[];
   hidden?: boolean;

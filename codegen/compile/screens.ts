@@ -4,7 +4,7 @@
  * every field, filter, button, tab, related list and role they name.
  */
 import type { MetadataSources } from '../load.ts';
-import type { CompiledColumn, CompiledEntity, CompiledFilter, CompiledMetadata, CompiledScreen } from '../runtime/model.ts';
+import type { CompiledColumn, CompiledEntity, CompiledFilter, CompiledMetadata, CompiledScreen, Profile } from '../runtime/model.ts';
 import type { CompileContext } from './context.ts';
 import type { RawColumn, RawEntity, RawScreen } from './raw.ts';
 
@@ -42,6 +42,11 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
     if (screenNames.has(s.name)) err(file, '/name', `duplicate screen name "${s.name}" (also in ${screenNames.get(s.name)})`);
     screenNames.set(s.name, file);
     needKey(file, '/titleKey', s.titleKey, `screen "${s.name}"`);
+    for (const [profile, key] of Object.entries(s.titleKeyFor ?? {})) {
+      if (!access.profiles[profile as Profile]) r.unknown(file, `/titleKeyFor/${profile}`, 'profile', profile, Object.keys(access.profiles));
+      needKey(file, `/titleKeyFor/${profile}`, key, `screen "${s.name}" for profile "${profile}"`);
+      if (key === s.titleKey) err(file, `/titleKeyFor/${profile}`, `screen "${s.name}" gives profile "${profile}" its own titleKey again: drop the entry`);
+    }
     if (s.menu?.group && !menuGroups.has(s.menu.group)) r.unknown(file, '/menu/group', 'menu group', s.menu.group, menuGroups);
     let ent: CompiledEntity | undefined;
     if (s.resource) {
@@ -144,6 +149,7 @@ export function compileScreens(ctx: CompileContext, model: Model, sources: Scree
       path: s.path,
       kind: s.kind,
       titleKey: s.titleKey,
+      ...(s.titleKeyFor ? { titleKeyFor: s.titleKeyFor as CompiledScreen['titleKeyFor'] } : {}),
       public: !!s.public,
       roles: s.roles ?? [],
       hidden: !!s.hidden,

@@ -55,7 +55,15 @@ export interface CompiledField {
    * forms offer the values as an autocomplete.
    */
   /** when: the lookup applies only while these code fields of the record (or action input) hold one of these stored codes */
-  lookup?: { entity: string; field: string; scopedBy: Record<string, string>; messageKey: string; when?: Record<string, string[]> };
+  /** fills: this record's field -> the target's field a pick fills in (form and server) */
+  lookup?: {
+    entity: string;
+    field: string;
+    scopedBy: Record<string, string>;
+    messageKey: string;
+    when?: Record<string, string[]>;
+    fills?: Record<string, string>;
+  };
 }
 
 /** Row condition of a grant: field -> allowed stored values */
@@ -238,6 +246,8 @@ export interface CompiledScreen {
   /** auth: a public page of the sign-in flow outside the layout (forgot / reset password), drawn by `component` */
   kind: 'list' | 'edit' | 'show' | 'dashboard' | 'login' | 'error' | 'redirect' | 'custom' | 'auth';
   titleKey: string;
+  /** the title an account of this profile sees instead of titleKey (screenTitleKey in screen-title.ts) */
+  titleKeyFor?: Partial<Record<Profile, string>>;
   public: boolean;
   /** empty: any logged-in user */
   roles: Role[];

@@ -477,9 +477,16 @@ export class Engine {
     return { meta: this.meta, readScope: (target) => this.readScope(target, p), and: (...parts) => this.and(...parts) };
   }
 
-  /** metadata `lookup`s among written values (lookups.ts); the stored record fills the fields an update leaves out. */
+  /** metadata `lookup`s among written values (lookups.ts); the stored record fills the fields an update leaves out; a found lookup's `fills` are written into `values`. */
   private async checkLookups(q: Queryable, p: Principal, e: CompiledEntity, values: Rec, selfId: number | null, errors: FieldErrors): Promise<void> {
-    const found = await lookupErrors(q, this.lookupScope(p), e.fields, values, async () => (selfId !== null ? this.selectById(q, e, selfId, null) : undefined));
+    const found = await lookupErrors(
+      q,
+      this.lookupScope(p),
+      e.fields,
+      values,
+      async () => (selfId !== null ? this.selectById(q, e, selfId, null) : undefined),
+      values,
+    );
     for (const [n, x] of Object.entries(found)) errors[n] ??= x;
   }
 

@@ -6,6 +6,10 @@
  * with `when` applies only while the record's (the input's) code fields hold one of its codes: an
  * account's departmentId names a supplier only for a supplier account.
  *
+ * A found lookup with `fills` also gives the target's values of those fields (a part's description):
+ * the generic create and update write them, so the description is the stock's whatever the form or
+ * an API caller sent.
+ *
  * One check for every way in: the generic create and update, the action inputs (account
  * registration), and the handlers' validateRecord (the fee import), so the supplier master is
  * asked the same question whichever route writes the value.
@@ -38,6 +42,8 @@ export async function lookupErrors(
   fields: Record<string, CompiledField>,
   values: Rec,
   current: () => Promise<Rec | undefined>,
+  /** receives the fields a found lookup fills (`fills`): the target's values, whatever the caller sent */
+  filled?: Rec,
 ): Promise<FieldErrors> {
   const errors: FieldErrors = {};
   let stored: Rec | undefined;
@@ -72,8 +78,11 @@ export async function lookupErrors(
       conds.push(mv === null || mv === undefined ? { sql: `${column} IS NULL`, params: [] } : { sql: `${column} = ?`, params: [mv] });
     }
     const where = s.and(...conds, scope);
-    if (!(await q.get(`SELECT 1 AS x FROM ${quote(target.table)} a WHERE ${where.sql}`, where.params)))
-      errors[n] = { key: lookup.messageKey, args: { value: String(v) } };
+    const fills = Object.entries(lookup.fills ?? {});
+    const columns = ['1 AS x', ...fills.map(([, theirs], i) => `a.${quote(target.fields[theirs].column)} AS f${i}`)].join(', ');
+    const found = await q.get<Rec>(`SELECT ${columns} FROM ${quote(target.table)} a WHERE ${where.sql}`, where.params);
+    if (!found) errors[n] = { key: lookup.messageKey, args: { value: String(v) } };
+    else if (filled) fills.forEach(([mine], i) => (filled[mine] = found[`f${i}`] ?? null));
   }
   return errors;
 }

@@ -41,6 +41,7 @@ export async function seedStocks(ctx: SeedContext, plan: StockPlan): Promise<voi
     'shortageQty',
     'supplierCode',
     'warehouseCode',
+    'partsDescription',
   ]);
   const row: Record<string, unknown> = {};
   await ctx.batched(async (tick) => {
@@ -64,6 +65,8 @@ export async function seedStocks(ctx: SeedContext, plan: StockPlan): Promise<voi
         row.shortageQty = demand - available;
         row.supplierCode = combo.supplier;
         row.warehouseCode = combo.warehouse;
+        // the description an adjustment of this part carries (seedAdjustments): a pick in the lookup fills it in
+        row.partsDescription = childName(supplierPart(si, n));
         insert(row);
         await tick();
       }

@@ -33,6 +33,33 @@ describe('codegen cross-reference checks', () => {
     await expectError('screens/notice-list.json', '/filters/0', /does not declare the filter "range"/);
   });
 
+  it("a screen's title for a profile: the profile must exist and its key be in both languages", async () => {
+    edit('screens/child-parts-diff-adjust-edit.json', (j) => (j.titleKeyFor = { interal: 'route.childPartsDiffAdjustAudit' }));
+    await expectError('screens/child-parts-diff-adjust-edit.json', '/titleKeyFor/interal', /unknown profile "interal" \(did you mean "internal"\?/);
+    edit('screens/child-parts-diff-adjust-edit.json', (j) => (j.titleKeyFor = { internal: 'route.childPartsDiffAdjustAuditt' }));
+    await expectError(
+      'screens/child-parts-diff-adjust-edit.json',
+      '/titleKeyFor/internal',
+      /label key "route.childPartsDiffAdjustAuditt" is missing in zh-CN and en-US/,
+    );
+    edit('screens/child-parts-diff-adjust-edit.json', (j) => (j.titleKeyFor = { internal: j.titleKey }));
+    await expectError('screens/child-parts-diff-adjust-edit.json', '/titleKeyFor/internal', /its own titleKey again/);
+  });
+
+  it("a lookup's fills: a field of this record taking a target field of the same type", async () => {
+    const at = '/fields/partsCode/lookup/fills';
+    edit('entities/stock-adjustment.json', (j) => (j.fields.partsCode.lookup.fills = { partsDescriptin: 'partsDescription' }));
+    await expectError('entities/stock-adjustment.json', `${at}/partsDescriptin`, /unknown field "partsDescriptin".*did you mean "partsDescription"/);
+    edit('entities/stock-adjustment.json', (j) => (j.fields.partsCode.lookup.fills = { partsDescription: 'description' }));
+    await expectError('entities/stock-adjustment.json', `${at}/partsDescription`, /unknown field "description" of entity "childPartStock"/);
+    edit('entities/stock-adjustment.json', (j) => (j.fields.partsCode.lookup.fills = { partsDescription: 'stockQty' }));
+    await expectError(
+      'entities/stock-adjustment.json',
+      `${at}/partsDescription`,
+      /"partsDescription" \(string\) cannot take "stockQty" of "childPartStock" \(integer\)/,
+    );
+  });
+
   it('unknown field in a grant condition', async () => {
     edit('entities/notice.json', (j) => (j.access.read.supplier.where = { stat: ['active'] }));
     await expectError('entities/notice.json', '/access/read/supplier/where/stat', /unknown field "stat"/);

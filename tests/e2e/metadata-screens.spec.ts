@@ -24,6 +24,7 @@ import { expect, test as base, type Locator, type Page, type TestInfo } from '@p
 import type { CompiledAction, CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
 import { t } from './pages/screens.ts';
 import { screenRefusal } from '../../codegen/runtime/access-rules.ts';
+import { screenTitleKey } from '../../codegen/runtime/screen-title.ts';
 import { axeViolations, cutOffText, dialogFitProblems, otherLanguage, phoneLayoutProblems, pinnedColumnCuts, unlabelledInputs } from './metadata/checks.ts';
 import {
   LOCALES,
@@ -388,7 +389,8 @@ async function openVisit(session: Session, v: Visit): Promise<{ ms: number; cand
     ms = await renderedAfterStart(page, s);
   }
   await session.idle();
-  await expect(page.getByTestId('screen-title')).toHaveText(t(locale, s.titleKey));
+  // the title for this account's profile (a screen may serve two jobs under two names: titleKeyFor)
+  await expect(page.getByTestId('screen-title')).toHaveText(t(locale, screenTitleKey(s, session.persona.profile)));
   await searchIfRequired(session, s);
   return { ms, candidates };
 }

@@ -167,6 +167,26 @@ describe("lookup fields: an adjustment names a part of the supplier's child-part
     expect(r.statusCode).toBe(400);
     expect(r.json().errors).toEqual({ partsCode: 'validation.notInChildPartStock' });
   });
+
+  it("the part's description is the stock's (lookup fills), whatever the caller sends, on create and on update", async () => {
+    const stocks = (await get(listUrl('child-part-stocks', { range: [0, 499] }))).json() as { partsCode: string; partsDescription: string | null }[];
+    const [a, b] = stocks.filter(
+      (s) => s.partsDescription && !stocks.some((o) => o !== s && o.partsCode === s.partsCode && o.partsDescription !== s.partsDescription),
+    );
+    expect(a.partsDescription).not.toBe(b.partsDescription);
+    const made = await post('/api/stock-adjustments', sup, { partsCode: a.partsCode, partsDescription: 'typed by hand', adjustQty: 5, reason: 'fills' });
+    expect(made.statusCode, made.body).toBe(201);
+    expect(made.json().partsDescription).toBe(a.partsDescription);
+    const moved = await post(
+      `/api/stock-adjustments/${made.json().id}`,
+      sup,
+      { ...(made.json() as object), partsCode: b.partsCode, partsDescription: 'old' },
+      'PUT',
+    );
+    expect(moved.statusCode, moved.body).toBe(200);
+    const stored = (await get(`/api/stock-adjustments/${made.json().id}`)).json() as { partsCode: string; partsDescription: string };
+    expect(stored).toMatchObject({ partsCode: b.partsCode, partsDescription: b.partsDescription });
+  });
 });
 
 describe('messages name the limit, the field and the reason', () => {

@@ -6,6 +6,7 @@ import { Breadcrumbs, Link, Typography } from '@mui/material';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import { getToken, getUser, type PortalUser } from '../providers/storage.ts';
+import { screenTitleKey } from '../../../codegen/runtime/screen-title.ts';
 import { buildMenu, groupOf } from './menuModel.ts';
 import { DASHBOARD, HOME_PATH, screenByPath, screenForPath } from '../routing/routeTable.ts';
 
@@ -27,8 +28,9 @@ export function crumbsFor(pathname: string, user: PortalUser | null, translate: 
   const menuScreen = screen.activeMenu ? screenByPath(screen.activeMenu) : screen;
   const group = menuScreen ? groupOf(buildMenu(user), menuScreen.path) : undefined;
   if (group) crumbs.push({ key: `group-${group.key}`, label: translate(group.titleKey) });
-  if (menuScreen && menuScreen !== screen) crumbs.push({ key: menuScreen.name, label: translate(menuScreen.titleKey), to: menuScreen.path });
-  crumbs.push({ key: screen.name, label: translate(screen.titleKey) });
+  if (menuScreen && menuScreen !== screen)
+    crumbs.push({ key: menuScreen.name, label: translate(screenTitleKey(menuScreen, user?.profile)), to: menuScreen.path });
+  crumbs.push({ key: screen.name, label: translate(screenTitleKey(screen, user?.profile)) });
   return crumbs;
 }
 

@@ -5,6 +5,7 @@
  * legacy menu did; an empty group is not shown.
  */
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
+import { screenTitleKey } from '../../../codegen/runtime/screen-title.ts';
 import { metadata } from '../generated/index.ts';
 import { screenAllowed } from '../providers/permissions.ts';
 import type { PortalUser } from '../providers/storage.ts';
@@ -26,10 +27,13 @@ export interface MenuGroup {
 }
 export type MenuEntry = MenuLeaf | MenuGroup;
 
-const leaf = (s: CompiledScreen): MenuLeaf => ({ kind: 'item', path: s.path, titleKey: s.titleKey, icon: s.menu?.icon, screen: s.name });
+const leafFor =
+  (user: PortalUser | null) =>
+  (s: CompiledScreen): MenuLeaf => ({ kind: 'item', path: s.path, titleKey: screenTitleKey(s, user?.profile), icon: s.menu?.icon, screen: s.name });
 
 export function buildMenu(user: PortalUser | null, screens: readonly CompiledScreen[] = PAGE_SCREENS): MenuEntry[] {
   const visible = screens.filter((s) => s.menu && !s.hidden && screenAllowed(s, user)).sort((a, b) => (a.menu!.order ?? 0) - (b.menu!.order ?? 0));
+  const leaf = leafFor(user);
   const top: MenuEntry[] = visible.filter((s) => !s.menu!.group).map(leaf);
   for (const g of metadata.app.menuGroups) {
     const items = visible.filter((s) => s.menu!.group === g.key).map(leaf);

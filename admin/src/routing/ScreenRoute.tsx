@@ -6,6 +6,7 @@ import { lazy, Suspense, useEffect, useLayoutEffect } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { Loading } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
+import { screenTitleKey } from '../../../codegen/runtime/screen-title.ts';
 import { metadata } from '../generated/index.ts';
 import { useMetadataVersion } from '../providers/metadataSwap.ts';
 import { devLoopTrace } from '../providers/devLoopTrace.ts';
@@ -29,14 +30,13 @@ export function ScreenRoute({ screen: atLoad }: { screen: CompiledScreen }) {
   const user = useUser();
   const location = useLocation();
   const allowed = screenAllowed(screen, user);
-  useDocumentTitle(allowed ? screen.titleKey : undefined);
+  const titleKey = screenTitleKey(screen, user?.profile);
+  useDocumentTitle(allowed ? titleKey : undefined);
 
   useEffect(() => {
     if (!allowed) return;
-    tagsStore.set(
-      addTab(tagsStore.get(), { path: location.pathname, fullPath: location.pathname + location.search, titleKey: screen.titleKey, pinned: screen.pinned }),
-    );
-  }, [allowed, location.pathname, location.search, screen.titleKey, screen.pinned]);
+    tagsStore.set(addTab(tagsStore.get(), { path: location.pathname, fullPath: location.pathname + location.search, titleKey, pinned: screen.pinned }));
+  }, [allowed, location.pathname, location.search, titleKey, screen.pinned]);
 
   // a claim screen at a non-claim warehouse says so and offers the switch (not a bare 401)
   if (!allowed && screenRefusalOf(screen, user) === 'error.notClaimWarehouse') return <ClaimWarehouseOnly />;

@@ -1,7 +1,8 @@
 /**
  * A field's `lookup` names what exists: the target's field (a string one with the "contains"
  * filter, which the form's autocomplete searches), the fields of both sides its `scopedBy` pairs,
- * and its message key.
+ * its message key, and the fields a pick fills (a field of this record, besides the lookup field,
+ * taking a target field of the same type).
  */
 import { ptr } from '../../load.ts';
 import type { Check } from '../run-checks.ts';
@@ -11,10 +12,10 @@ export default {
   run({ model, err, unknown, hasKey, entityFile }) {
     for (const e of Object.values(model.entities)) {
       const places = [
-        ...Object.values(e.fields).map((f) => ({ f, base: ['fields', f.name] })),
-        ...Object.values(e.actions).flatMap((a) => Object.values(a.input).map((f) => ({ f, base: ['actions', a.name, 'input', f.name] }))),
+        ...Object.values(e.fields).map((f) => ({ f, base: ['fields', f.name], siblings: e.fields })),
+        ...Object.values(e.actions).flatMap((a) => Object.values(a.input).map((f) => ({ f, base: ['actions', a.name, 'input', f.name], siblings: a.input }))),
       ];
-      for (const { f, base } of places) {
+      for (const { f, base, siblings } of places) {
         const l = f.lookup;
         const target = l && model.entities[l.entity];
         if (!l || !target) continue;
@@ -27,6 +28,20 @@ export default {
         for (const [mine, theirs] of Object.entries(l.scopedBy)) {
           if (!e.fields[mine]) err(file, `${p}/scopedBy/${mine}`, `field "${f.name}" is scoped by "${mine}", which this entity does not have`);
           if (!target.fields[theirs]) unknown(file, `${p}/scopedBy/${mine}`, 'field', theirs, Object.keys(target.fields), { of: `of entity "${l.entity}"` });
+        }
+        for (const [mine, theirs] of Object.entries(l.fills ?? {})) {
+          if (!siblings[mine] || mine === f.name)
+            unknown(
+              file,
+              `${p}/fills/${mine}`,
+              'field',
+              mine,
+              Object.keys(siblings).filter((n) => n !== f.name),
+              { of: `to fill (of "${e.name}", besides "${f.name}")` },
+            );
+          if (!target.fields[theirs]) unknown(file, `${p}/fills/${mine}`, 'field', theirs, Object.keys(target.fields), { of: `of entity "${l.entity}"` });
+          else if (siblings[mine] && siblings[mine].type !== target.fields[theirs].type)
+            err(file, `${p}/fills/${mine}`, `"${mine}" (${siblings[mine].type}) cannot take "${theirs}" of "${l.entity}" (${target.fields[theirs].type})`);
         }
         if (!hasKey(l.messageKey)) err(file, `${p}/messageKey`, `unknown message key "${l.messageKey}" (add it to metadata/i18n in both languages)`);
       }

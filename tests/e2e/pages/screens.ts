@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { CompiledMetadata, CompiledScreen, Locale } from '../../../codegen/runtime/model.ts';
+import { screenTitleKey } from '../../../codegen/runtime/screen-title.ts';
 import { login, loginPage } from './shell.ts';
 
 export const metadata = JSON.parse(readFileSync(resolve('admin/src/generated/metadata.json'), 'utf8')) as CompiledMetadata;
@@ -60,11 +61,14 @@ export async function expectNotification(page: Page, text: string): Promise<void
   await expect(note).toBeHidden();
 }
 
-/** Opens a screen by its path and waits for its heading. */
+/** Opens a screen by its path and waits for its heading (the title for the logged-in account's profile). */
 export async function openScreen(page: Page, s: CompiledScreen, locale: Locale, search = ''): Promise<void> {
   await page.goto(`${s.path}${search}`);
   await expect(screen.root(page, s.name)).toBeVisible();
-  await expect(screen.title(page)).toHaveText(t(locale, s.titleKey));
+  const profile = s.titleKeyFor
+    ? await page.evaluate(() => (JSON.parse(localStorage.getItem('portal.user') ?? 'null') as { profile?: string } | null)?.profile)
+    : undefined;
+  await expect(screen.title(page)).toHaveText(t(locale, screenTitleKey(s, profile)));
 }
 
 /** Chooses a file in the browser's file picker opened by `button`. */

@@ -13,6 +13,8 @@
  *   the value (asked of the server when the options are not there yet); an unknown code stays in
  *   the box with the lookup's message ("not in your stock"), never an empty field saying
  *   "required".
+ * A value chosen or taken fills the fields its lookup's `fills` names (the part's description),
+ * from the target's record.
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { Autocomplete, TextField } from '@mui/material';
@@ -27,8 +29,8 @@ const TYPING_PAUSE_MS = 250;
 
 type Lookup = NonNullable<CompiledField['lookup']>;
 
-/** The target's values containing `typed` (all when empty), in the target's order. */
-async function searchValues(dp: DataProvider, target: CompiledEntity, lookup: Lookup, typed: string, signal?: AbortSignal): Promise<string[]> {
+/** The target's records whose value contains `typed` (all when empty), in the target's order. */
+async function searchRecords(dp: DataProvider, target: CompiledEntity, lookup: Lookup, typed: string, signal?: AbortSignal): Promise<RaRecord[]> {
   const targetField = target.fields[lookup.field];
   const filter = typed && targetField.type === 'string' ? { [`${lookup.field}_like`]: typed } : {};
   const { data } = await dp.getList<RaRecord>(target.resource, {
@@ -37,21 +39,28 @@ async function searchValues(dp: DataProvider, target: CompiledEntity, lookup: Lo
     sort: { field: targetField.sort ? lookup.field : target.defaultSort.field, order: 'ASC' },
     signal,
   });
+  return data;
+}
+
+/** The target's values containing `typed` (all when empty), in the target's order. */
+async function searchValues(dp: DataProvider, target: CompiledEntity, lookup: Lookup, typed: string, signal?: AbortSignal): Promise<string[]> {
+  const data = await searchRecords(dp, target, lookup, typed, signal);
   return [...new Set(data.map((r) => String(r[lookup.field] ?? '')).filter(Boolean))];
 }
 
-/** Does the target hold exactly `value` (under the caller's scope)? By equality when the field may be filtered so, else among the contains matches. */
-async function exists(dp: DataProvider, target: CompiledEntity, lookup: Lookup, value: string): Promise<boolean> {
+/** The target's record holding exactly `value` (under the caller's scope), if any: by equality when the field may be filtered so, else among the contains matches. */
+async function recordOf(dp: DataProvider, target: CompiledEntity, lookup: Lookup, value: string): Promise<RaRecord | undefined> {
   const targetField = target.fields[lookup.field];
-  if (targetField.filter.includes('eq')) {
-    const { data } = await dp.getList<RaRecord>(target.resource, {
-      filter: { [lookup.field]: value },
-      pagination: { page: 1, perPage: 1 },
-      sort: { field: target.defaultSort.field, order: 'ASC' },
-    });
-    return data.some((r) => String(r[lookup.field]) === value);
-  }
-  return (await searchValues(dp, target, lookup, value)).includes(value);
+  const data = targetField.filter.includes('eq')
+    ? (
+        await dp.getList<RaRecord>(target.resource, {
+          filter: { [lookup.field]: value },
+          pagination: { page: 1, perPage: 1 },
+          sort: { field: target.defaultSort.field, order: 'ASC' },
+        })
+      ).data
+    : await searchRecords(dp, target, lookup, value);
+  return data.find((r) => String(r[lookup.field]) === value);
 }
 
 export function LookupInput({ field, label, testId }: { field: CompiledField; label: string; testId: string }): ReactElement {
@@ -59,13 +68,15 @@ export function LookupInput({ field, label, testId }: { field: CompiledField; la
   const target = metadata.entities[lookup.entity];
   const dp = useDataProvider();
   const translate = useTranslate();
-  const { setError, clearErrors } = useFormContext();
+  const { setError, clearErrors, setValue } = useFormContext();
   const { field: input, fieldState } = useInput({ source: field.name });
   const value = typeof input.value === 'string' || typeof input.value === 'number' ? String(input.value) : '';
   const [typed, setTyped] = useState(value);
   // the options and the text they answer: shown only while that is still the text in the box
   const [answer, setAnswer] = useState<{ query: string; options: string[] } | null>(null);
   const committing = useRef('');
+  // did the user move to an option with the arrow keys since typing?
+  const movedToOption = useRef(false);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -85,27 +96,42 @@ export function LookupInput({ field, label, testId }: { field: CompiledField; la
   // the stored value stays choosable even when the search does not bring it
   const choices = useMemo(() => (value && !options.includes(value) ? [value, ...options] : options), [value, options]);
 
+  /** The fields a pick fills (metadata `fills`, e.g. the part's description) from the target's record; the server writes the same. */
+  const fill = (record: RaRecord | undefined) => {
+    for (const [mine, theirs] of Object.entries(lookup.fills ?? {})) setValue(mine, record?.[theirs] ?? null, { shouldDirty: true });
+  };
+  const fillFor = async (text: string) => {
+    if (!lookup.fills) return;
+    const record = await recordOf(dp, target, lookup, text).catch(() => undefined);
+    if (committing.current === text) fill(record);
+  };
+
   /** Takes the typed text as the value: empty clears it, a known value is set, an unknown one is kept with the lookup's message. */
   const commit = async () => {
     const text = typed.trim();
     if (text === value) return;
     if (!text) {
       input.onChange(null);
+      fill(undefined);
       return;
     }
     committing.current = text;
     input.onChange(text);
-    const known = options.includes(text) || (await exists(dp, target, lookup, text).catch(() => false));
+    // a value among the options is known without asking, unless its record must fill other fields
+    const record = lookup.fills || !options.includes(text) ? await recordOf(dp, target, lookup, text).catch(() => undefined) : undefined;
     if (committing.current !== text) return; // the user has typed on meanwhile
-    if (known) clearErrors(field.name);
+    fill(record);
+    if (record || options.includes(text)) clearErrors(field.name);
     else setError(field.name, { type: 'lookup', message: lookup.messageKey }, { shouldFocus: false });
   };
 
   const onKeyDown = (ev: KeyboardEvent<HTMLDivElement> & { defaultMuiPrevented?: boolean }) => {
+    if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') movedToOption.current = true;
     if (ev.key !== 'Enter') return;
     // an option the user moved to with the arrows is MUI's to choose; otherwise Enter takes the typed text
+    // (MUI also highlights the stored value among the options by itself: typed over, it is not what Enter means)
     const highlighted = (ev.target as HTMLElement).getAttribute('aria-activedescendant');
-    if (highlighted && current) return;
+    if (highlighted && current && movedToOption.current) return;
     ev.defaultMuiPrevented = true;
     ev.preventDefault();
     void commit();
@@ -117,12 +143,17 @@ export function LookupInput({ field, label, testId }: { field: CompiledField; la
       options={choices}
       value={value || null}
       onChange={(_, v) => {
-        committing.current = '';
+        committing.current = v ?? '';
         clearErrors(field.name);
         input.onChange(v ?? null);
+        if (v) void fillFor(v);
+        else fill(undefined);
       }}
       inputValue={typed}
-      onInputChange={(_, v) => setTyped(v)}
+      onInputChange={(_, v) => {
+        movedToOption.current = false;
+        setTyped(v);
+      }}
       onBlur={() => {
         void commit();
         input.onBlur();

@@ -65,6 +65,8 @@ export function RecordForm({ entity, fieldNames, record, canSave, onSaved, butto
   };
 
   const writableSet = new Set(writable.map((f) => f.name));
+  // a field a lookup fills (the part's description) shows the picked record's value: the server writes it, not the user
+  const filled = new Set(fields.flatMap((f) => Object.keys(f.lookup?.fills ?? {})));
   return (
     <Form key={String(record?.id ?? 'new')} record={defaults as RaRecord} onSubmit={submit as never} validate={validate} noValidate>
       {canSave && <LeaveGuard />}
@@ -74,7 +76,12 @@ export function RecordForm({ entity, fieldNames, record, canSave, onSaved, butto
       >
         {fields.map((f) => (
           <Box key={f.name} sx={f.type === 'text' ? { gridColumn: '1 / -1' } : undefined}>
-            <FieldInput field={f} schema={props[f.name]} readOnly={!writableSet.has(f.name)} required={f.required && writableSet.has(f.name)} />
+            <FieldInput
+              field={f}
+              schema={props[f.name]}
+              readOnly={!writableSet.has(f.name) || filled.has(f.name)}
+              required={f.required && writableSet.has(f.name)}
+            />
           </Box>
         ))}
       </Box>

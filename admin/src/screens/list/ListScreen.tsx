@@ -37,6 +37,14 @@ export const pageSizes = (): number[] => [...new Set([50, 100, 200, metadata.app
 
 const EMPTY: FilterValues = {};
 
+/**
+ * The side panel's width beside a wide window (on a phone it covers the screen). While it is open
+ * the list gives up the same room on its right, so the panel covers none of the list's controls:
+ * the panel is not modal (clicking another row shows that row's children), so Search, Reset and
+ * the toolbar must stay usable beside it.
+ */
+const RELATED_PANEL_WIDTH = 'min(45vw, 820px)';
+
 export function ListScreen({ screen }: { screen: CompiledScreen }): ReactElement {
   const entity = screenEntity(screen);
   const [tabKey, setTabKey] = useStore<string | undefined>(`screens.${screen.name}.tab`, screen.tabs[0]?.key);
@@ -106,8 +114,7 @@ function RelatedPanel({ title, onClose, children }: { title: string; onClose: ()
         right: 0,
         top: HEADER_HEIGHT + TAGS_HEIGHT,
         bottom: 0,
-        width: { xs: '100%', md: '45%' },
-        maxWidth: 820,
+        width: { xs: '100%', md: RELATED_PANEL_WIDTH },
         zIndex: (t) => t.zIndex.drawer,
         p: 1.5,
         pt: 1,
@@ -211,9 +218,10 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
   const onAdd = editScreen && editScreen.kind === 'edit' ? () => navigate(editScreen.path) : hasForm ? () => setFormRecord(null) : undefined;
   const onEdit = editScreen && editScreen.kind === 'edit' ? (r: RaRecord) => open(r as LeanRecord) : hasForm ? (r: RaRecord) => setFormRecord(r) : undefined;
   const showUpload = relation && mayButton(screen, 'upload', relation.resource, 'upload');
+  const panelOpen = screen.related.length > 0 && enabled && !!current;
 
   return (
-    <>
+    <Box sx={{ mr: panelOpen ? { md: RELATED_PANEL_WIDTH } : 0 }} data-testid="list-body">
       <FilterBar
         screen={screen}
         entity={entity}
@@ -275,7 +283,7 @@ function ListBody({ screen, entity, applied, setApplied, permanent, enabled, tab
       )}
       {runner.element}
       {files.element}
-    </>
+    </Box>
   );
 }
 

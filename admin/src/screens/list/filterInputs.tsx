@@ -25,6 +25,18 @@ export interface FilterInputContext {
 
 const inputSx = { width: 170 } as const;
 
+/**
+ * A range's two inputs are told apart by the end of their labels ("... From" / "... To"): an
+ * empty input shows its label at full size inside the box, where MUI cuts it with an ellipsis at
+ * the box's width, so both read "Release (audit) d...". The box grows to its label instead:
+ * rem per character (labels are 1rem; a CJK character is about 1rem wide, a Latin one at most
+ * about 0.6rem), plus the label's 14 px inset and the room MUI keeps on its right.
+ */
+export function rangeInputSx(label: string): { width: string } {
+  const rem = [...label].reduce((sum, ch) => sum + (/[\u2e80-\uffef]/.test(ch) ? 1.05 : 0.6), 0);
+  return { width: `max(170px, calc(${rem.toFixed(2)}rem + 40px))` };
+}
+
 /** The props every select of the bar shares. */
 const selectBase = (label: string) => ({ select: true, size: 'small', variant: 'outlined', label, sx: inputSx }) as const;
 
@@ -40,7 +52,7 @@ export function filterInputs(ctx: FilterInputContext, f: CompiledFilter): ReactE
   return [textInput(ctx, key, label, numeric ? 'number' : 'text')];
 }
 
-function textInput({ draft, set, onKey }: FilterInputContext, key: string, label: string, type = 'text', error = false): ReactElement {
+function textInput({ draft, set, onKey }: FilterInputContext, key: string, label: string, type = 'text', error = false, sx: object = inputSx): ReactElement {
   return (
     <TextField
       key={key}
@@ -52,7 +64,7 @@ function textInput({ draft, set, onKey }: FilterInputContext, key: string, label
       value={(draft[key] as string | number | undefined) ?? ''}
       onChange={(e) => set(key, e.target.value)}
       onKeyDown={onKey}
-      sx={inputSx}
+      sx={sx}
       slotProps={{ htmlInput: { 'data-testid': `filter-${key}` } }}
     />
   );
@@ -72,14 +84,14 @@ function rangeInputs(ctx: FilterInputContext, f: CompiledFilter, field: Compiled
         label={lbl}
         testId={`filter-${key}-field`}
         inputTestId={`filter-${key}`}
-        sx={inputSx}
+        sx={rangeInputSx(lbl)}
         onKeyDown={ctx.onKey}
         error={wrong}
       />
     );
     return [date(`${f.field}_gte`, from), date(`${f.field}_lte`, to)];
   }
-  return [textInput(ctx, `${f.field}_gte`, from, 'number', wrong), textInput(ctx, `${f.field}_lte`, to, 'number', wrong)];
+  return [textInput(ctx, `${f.field}_gte`, from, 'number', wrong, rangeInputSx(from)), textInput(ctx, `${f.field}_lte`, to, 'number', wrong, rangeInputSx(to))];
 }
 
 function codeSelect({ draft, set, translate }: FilterInputContext, f: CompiledFilter, codeTable: string, label: string): ReactElement {
