@@ -6,6 +6,7 @@
  */
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { scaled } from './tests/support/waits.ts';
 
 export default defineConfig({
   test: {
@@ -15,8 +16,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/server/**/*.test.ts', 'tests/codegen/**/*.test.ts', 'tests/bench/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: scaled(60_000),
+          hookTimeout: scaled(120_000),
           pool: 'forks',
         },
       },
@@ -29,8 +30,8 @@ export default defineConfig({
           exclude: ['tests/server/index-coverage.test.ts', 'tests/server/pg-cluster.test.ts'],
           env: { PORTAL_TEST_BACKEND: 'postgres' },
           globalSetup: ['tests/support/pg-global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: scaled(60_000),
+          hookTimeout: scaled(120_000),
           pool: 'forks',
         },
       },
@@ -41,7 +42,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/admin/**/*.test.ts', 'tests/admin/**/*.test.tsx'],
           setupFiles: ['tests/admin/setup.ts'],
-          testTimeout: 30_000,
+          testTimeout: scaled(30_000),
+          // loading a lazy screen's chunk in beforeAll took over vitest's default 10 s at load 20
+          hookTimeout: scaled(60_000),
         },
       },
     ],

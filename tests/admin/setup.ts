@@ -1,4 +1,6 @@
 import '@testing-library/jest-dom/vitest';
+import { configure } from '@testing-library/react';
+import { scaled } from '../support/waits.ts';
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
 import { installMetadata } from '../../admin/src/generated/index.ts';
@@ -14,3 +16,8 @@ installMetadata(clientMetadata as unknown as CompiledMetadata, clientSchemas as 
 // The date inputs load MUI X's pickers on demand (admin/src/screens/form/DateInput.tsx); loaded
 // here, so that a test's wait for a date field is for rendering, not for transforming the library.
 await preloadDatePickers();
+
+// findBy* and waitFor give up after 1 s by default: a lazily loaded screen rendering on a busy
+// machine takes longer ("No Announcement!" not found at load 20-45). They return as soon as the
+// element is there, so a longer limit costs nothing when the test passes.
+configure({ asyncUtilTimeout: scaled(5_000) });

@@ -11,20 +11,12 @@
  * (codegen's and the server reload's durations). A measurement, not a test: nothing is asserted.
  */
 import { chromium } from 'playwright';
-import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addFixtureEntity, copyProject, stopGroup } from '../support/project-copy.ts';
 import { chromiumPath } from '../e2e/chromium.ts';
+import { freePort } from '../support/free-port.ts';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 
 const copy = copyProject('portal-dev-loop-bench-');

@@ -46,6 +46,7 @@ import { ROOT, login, median, round, runTsx, startServer } from './lib.ts';
 import { probeScript, type ProbeConfig, type ProbeState } from './ui-probe.ts';
 import type { Ctx } from './steps.ts';
 import type { StepResult } from './report.ts';
+import { fillLoginForm } from './login-form.ts';
 
 export const ADMIN_DIST = join(ROOT, 'admin', 'dist');
 
@@ -351,11 +352,7 @@ function pageSample(t: Timeline, origin: number, ordersPath: string, fromCache: 
 async function loginUi(page: Page, base: string): Promise<void> {
   await page.goto(`${base}/login`);
   await page.getByTestId('login-page').waitFor();
-  await page.getByTestId('login-username').fill(SUPPLIER.user);
-  await page.getByTestId('login-password').fill(DEMO_PASSWORD);
-  await page.getByTestId('login-warehouse').click();
-  await page.getByTestId(`login-warehouse-${SUPPLIER.warehouse}`).click();
-  await page.getByTestId(`login-warehouse-${SUPPLIER.warehouse}`).waitFor({ state: 'hidden' });
+  await fillLoginForm(page, SUPPLIER.user, SUPPLIER.warehouse);
   await page.getByTestId('login-submit').click();
   await page.waitForURL(/\/dashboard$/);
   await page.getByTestId('layout').waitFor();

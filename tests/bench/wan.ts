@@ -27,6 +27,7 @@ import { chromiumPath } from '../e2e/chromium.ts';
 import { ROOT, cpuMeter, load, login, median, round, startServer, type BenchServer } from './lib.ts';
 import type { Ctx } from './steps.ts';
 import type { StepResult } from './report.ts';
+import { fillLoginForm } from './login-form.ts';
 
 const ADMIN_DIST = join(ROOT, 'admin', 'dist');
 const SUPPLIER = { user: 'sup01', warehouse: 'PDC01' };
@@ -92,11 +93,7 @@ async function visit(browser: Browser, base: string, link: Link): Promise<Figure
       await page.goto(`${base}/login`, { waitUntil: 'commit' });
       await page.getByTestId('login-submit').waitFor({ timeout: 120_000 });
     });
-    await page.getByTestId('login-username').fill(SUPPLIER.user);
-    await page.getByTestId('login-password').fill(DEMO_PASSWORD);
-    await page.getByTestId('login-warehouse').click();
-    await page.getByTestId(`login-warehouse-${SUPPLIER.warehouse}`).click();
-    await page.getByTestId(`login-warehouse-${SUPPLIER.warehouse}`).waitFor({ state: 'hidden' });
+    await fillLoginForm(page, SUPPLIER.user, SUPPLIER.warehouse);
     f.login = await timed(take, async () => {
       await page.getByTestId('login-submit').click();
       await page.waitForURL(/\/dashboard$/, { timeout: 120_000 });

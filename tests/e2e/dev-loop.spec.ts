@@ -10,13 +10,13 @@
  * on the same server.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { createServer } from 'node:net';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { copyProject, stopGroup, type ProjectCopy } from '../support/project-copy.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { PASSWORD } from './pages/shell.ts';
+import { freePort } from '../support/free-port.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -31,16 +31,6 @@ const serverErrors: string[] = [];
 const logouts: string[] = [];
 
 /** A port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;

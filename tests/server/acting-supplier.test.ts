@@ -7,14 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
-import { bearer, build, code, login, type TestApp } from './helpers.ts';
+import { bearer, build, loginAll, code, type TestApp } from './helpers.ts';
 
 let t: TestApp;
-let sup1: string;
-let sup2: string;
+let [sup1, sup2] = ['', ''];
 beforeAll(async () => {
   t = await build({ scale: 0 });
-  [sup1, sup2] = [await login(t.app, 'sup01'), await login(t.app, 'sup02')];
+  [sup1, sup2] = await loginAll(t.app, ['sup01', 'sup02']);
 });
 afterAll(() => t.close());
 

@@ -5,17 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
-import { bearer, build, code, listUrl, login, multipart, PDF, type TestApp } from './helpers.ts';
+import { bearer, build, loginAll, code, listUrl, login, multipart, PDF, type TestApp } from './helpers.ts';
 
 let t: TestApp;
-let admin: string;
-let sup: string;
-let staff: string;
+let [admin, sup, staff] = ['', '', ''];
 beforeAll(async () => {
   t = await build();
-  admin = await login(t.app, 'supadmin');
-  sup = await login(t.app, 'sup01');
-  staff = await login(t.app, 'staff01');
+  [admin, sup, staff] = await loginAll(t.app, ['supadmin', 'sup01', 'staff01']);
 });
 afterAll(() => t.close());
 

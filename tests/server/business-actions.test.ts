@@ -5,9 +5,8 @@
  * Rows are made here (not taken from the demo data) so every expectation is exact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metadata } from '../../server/generated/index.ts';
-import { RowWriter } from '../../server/seed/writer.ts';
 import { bearer, build, code, login, multipart, PDF, type TestApp } from './helpers.ts';
+import { numbering, orderLine, writeRow, type Values } from './rows.ts';
 
 let t: TestApp;
 let sup: string;
@@ -24,26 +23,9 @@ afterAll(() => t.close());
 
 const post = (url: string, token: string, payload: unknown = {}, lang = 'en-US') =>
   t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
-let orderSeq = 0;
-/** Writes one row and answers its id (the writer buffers rows; this writes at once). */
-const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
-function order(values: Record<string, unknown> = {}): Promise<number> {
-  orderSeq++;
-  return insert('order', {
-    orderNo: `PT${String(orderSeq).padStart(6, '0')}`,
-    itemNo: 1,
-    partsCode: '8E0-615-301-A',
-    orderQty: 10,
-    shippedQty: 0,
-    unsentQty: 10,
-    status: code('purchaseOrderStatus', 'released'),
-    warehouseCode: 'PDC01',
-    directSupplierCode: 'S001',
-    productionSupplierCode: 'S001',
-    purchasingSupplierCode: 'S001',
-    ...values,
-  });
-}
+const insert = (entity: string, values: Values) => writeRow(t.app.db, entity, values);
+const orderNo = numbering('PT');
+const order = (values: Values = {}) => insert('order', orderLine(orderNo(), values));
 const row = async (table: string, id: number) => (await t.app.db.get(`SELECT * FROM ${table} WHERE id = ?`, [id]))!;
 
 describe('purchase order lines', () => {

@@ -11,20 +11,16 @@
  * assumes nobody else inserts into its tables meanwhile).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { targetOf } from '../../server/app.ts';
-import { openDb } from '../../server/db/open.ts';
-import { migrate } from '../../server/db/migrate.ts';
 import type { Db } from '../../server/db/types.ts';
-import { metadata, migrations, tables } from '../../server/generated/index.ts';
-import { seedDatabase } from '../../server/seed/index.ts';
+import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
 import { hashPassword, TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import { startServeProcess, type ServeProcess } from '../support/serve-process.ts';
-import { BACKEND, PDF as PDF_BYTES, TEST_SECRET, code, testDatabase } from './helpers.ts';
+import { BACKEND, PDF as PDF_BYTES, TEST_SECRET, code, preparedDatabase, cleanUp } from './helpers.ts';
+import { numbering, orderLine, writeRow, type Values } from './rows.ts';
 
 let dir = '';
 let drop: () => Promise<void> = async () => undefined;
@@ -85,7 +81,7 @@ async function startAll(into: ServeProcess[], options: Parameters<typeof startSe
   if (failed) throw failed.reason;
 }
 
-const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(db!, metadata, (w) => w.insert(entity, values));
+const insert = (entity: string, values: Values) => writeRow(db!, entity, values);
 const row = async (table: string, id: number) => (await db!.get<Record<string, unknown>>(`SELECT * FROM ${table} WHERE id = ?`, [id]))!;
 const count = async (sql: string, params: unknown[]) => Number((await db!.get<{ n: number }>(sql, params))!.n);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -93,13 +89,8 @@ const statuses = (answers: Answer[]) => answers.map((a) => a.status);
 const tally = (answers: Answer[], status: number) => answers.filter((a) => a.status === status).length;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'portal-concurrency-'));
-  const database = await testDatabase(dir);
-  drop = database.drop;
-  // the database is prepared once, by this process, before any server runs (as main.ts's primary does)
-  db = await openDb(targetOf(database.options));
-  await migrate(db, tables[db.kind], migrations);
-  await seedDatabase(db, metadata, { hashParams: TEST_PARAMS });
+  const database = await preparedDatabase('portal-concurrency-');
+  ({ dir, db, drop } = database);
   const common = (serveOptions = {
     ...database.options,
     jwtSecret: TEST_SECRET,
@@ -121,16 +112,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // every step runs even when an earlier one fails: no server, connection or database is left behind
-  const steps: (() => Promise<unknown>)[] = [
+  await cleanUp([
     () => Promise.all([...procs, ...limitedProcs].map((p) => p.stop())),
     async () => db?.close(),
     () => drop(),
     async () => dir && rmSync(dir, { recursive: true, force: true }),
-  ];
-  const errors: unknown[] = [];
-  for (const s of steps) await s().catch((err: unknown) => errors.push(err));
-  if (errors.length) throw errors[0];
+  ]);
 });
 
 describe(`two server processes over one ${BACKEND} database`, () => {
@@ -143,24 +130,8 @@ describe(`two server processes over one ${BACKEND} database`, () => {
     }
   });
 
-  let orderSeq = 0;
-  function order(values: Record<string, unknown>): Promise<number> {
-    orderSeq++;
-    return insert('order', {
-      orderNo: `CC${String(orderSeq).padStart(6, '0')}`,
-      itemNo: 1,
-      partsCode: '8E0-615-301-A',
-      orderQty: 10,
-      shippedQty: 0,
-      unsentQty: 10,
-      status: code('purchaseOrderStatus', 'released'),
-      warehouseCode: 'PDC01',
-      directSupplierCode: 'S001',
-      productionSupplierCode: 'S001',
-      purchasingSupplierCode: 'S001',
-      ...values,
-    });
-  }
+  const orderNo = numbering('CC');
+  const order = (values: Values) => insert('order', orderLine(orderNo(), values));
 
   it('100 parallel ships of 1 on a line with 60 unsent: exactly 60 ship, 40 are refused, nothing is lost or doubled', async () => {
     const id = await order({ status: code('purchaseOrderStatus', 'confirmed'), orderQty: 60, unsentQty: 60, thisShipmentQty: 60 });

@@ -11,9 +11,12 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp, type AppOptions } from '../../server/app.ts';
+import { buildApp, targetOf, type AppOptions } from '../../server/app.ts';
 import { seedDatabase } from '../../server/seed/index.ts';
-import { metadata } from '../../server/generated/index.ts';
+import { metadata, migrations, tables } from '../../server/generated/index.ts';
+import { openDb } from '../../server/db/open.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import type { Db } from '../../server/db/types.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
@@ -45,6 +48,27 @@ export async function testDatabase(
   return { options: { dbFile: join(dir, 'portal.db'), filesDir: join(dir, 'files') }, drop: async () => undefined };
 }
 
+/**
+ * A demo database this process prepares before any server process runs, as main.ts's primary does:
+ * a temporary folder, a fresh database on the test backend, migrated and seeded. Its data is what
+ * several server processes then share (`options`); `cleanUp` ends it.
+ */
+export async function preparedDatabase(prefix: string): Promise<{ dir: string; db: Db; options: TestApp['database']; drop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const database = await testDatabase(dir);
+  const db = await openDb(targetOf(database.options));
+  await migrate(db, tables[db.kind], migrations);
+  await seedDatabase(db, metadata, { hashParams: TEST_PARAMS });
+  return { dir, db, options: database.options, drop: database.drop };
+}
+
+/** Runs every clean-up step even when an earlier one fails (no server, connection or database is left behind), then throws the first error. */
+export async function cleanUp(steps: (() => Promise<unknown>)[]): Promise<void> {
+  const errors: unknown[] = [];
+  for (const step of steps) await step().catch((err: unknown) => errors.push(err));
+  if (errors.length) throw errors[0];
+}
+
 export interface TestApp {
   app: FastifyInstance;
   dir: string;
@@ -59,7 +83,9 @@ export const TEST_SECRET = 'test-secret-0123456789-0123456789-0123456789';
  * A test app. `same`: over the data of another test app (a restart, other options); closing it
  * leaves that data to the other app's close().
  */
-export async function build(opts: { seed?: boolean; scale?: number; app?: Partial<AppOptions>; same?: TestApp } = {}): Promise<TestApp> {
+export type BuildOptions = { seed?: boolean; scale?: number; app?: Partial<AppOptions>; same?: TestApp };
+
+export async function build(opts: BuildOptions = {}): Promise<TestApp> {
   const dir = opts.same?.dir ?? mkdtempSync(join(tmpdir(), 'portal-test-'));
   const database = opts.same ? { options: opts.same.database, drop: async () => undefined } : await testDatabase(dir);
   const app = await buildApp({
@@ -101,6 +127,23 @@ export async function login(app: FastifyInstance, username: string, warehouse = 
   const r = await tokenResponse(app, username, password, warehouse);
   if (r.statusCode !== 200) throw new Error(`login ${username} failed: ${r.statusCode} ${r.body}`);
   return r.json().access_token as string;
+}
+
+/**
+ * Bearer tokens for demo accounts, in the order named (`'sup02@PDC02'` logs in at another warehouse
+ * than PDC01): the start most server test files share,
+ *   beforeAll(async () => {
+ *     t = await build();
+ *     [admin, sup] = await loginAll(t.app, ['supadmin', 'sup01']);
+ *   });
+ */
+export async function loginAll(app: FastifyInstance, accounts: readonly string[]): Promise<string[]> {
+  const tokens: string[] = [];
+  for (const account of accounts) {
+    const [username, warehouse] = account.split('@');
+    tokens.push(await login(app, username, warehouse));
+  }
+  return tokens;
 }
 
 /** The storage names of every stored file (a directory beside SQLite, the _files table on PostgreSQL). */

@@ -4,18 +4,13 @@
  * delete) with "including deleted", attachments with their rules, and the notice centre's read side.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, build, listUrl, login, multipart, PDF, storedFiles, type TestApp } from './helpers.ts';
+import { bearer, build, loginAll, listUrl, multipart, PDF, storedFiles, type TestApp } from './helpers.ts';
 
 let t: TestApp;
-let admin: string;
-let sup: string;
-let staff: string;
-
+let [admin, sup, staff] = ['', '', ''];
 beforeAll(async () => {
   t = await build();
-  admin = await login(t.app, 'supadmin');
-  sup = await login(t.app, 'sup02', 'PDC02');
-  staff = await login(t.app, 'staff01');
+  [admin, sup, staff] = await loginAll(t.app, ['supadmin', 'sup02@PDC02', 'staff01']);
 });
 afterAll(() => t.close());
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
-import { RowWriter } from '../../server/seed/writer.ts';
 import { translate } from '../../server/engine/i18n.ts';
 import { bearer, build, code, login, type TestApp } from './helpers.ts';
+import { confirmedOrderLine, writeRow } from './rows.ts';
 
 const QTY_MAX = 99_999_999;
 const STOCK_MAX = 999_999_999;
@@ -42,7 +42,7 @@ const send = (method: 'POST' | 'PUT', url: string, token: string, payload: unkno
   t.app.inject({ method, url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
 const post = (url: string, token: string, payload: unknown = {}, lang?: string) => send('POST', url, token, payload, lang);
 /** Writes one row past the API and answers its id. */
-const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
+const insert = (entity: string, values: Record<string, unknown>) => writeRow(t.app.db, entity, values);
 const row = async (table: string, id: number) => (await t.app.db.get<Record<string, unknown>>(`SELECT * FROM ${table} WHERE id = ?`, [id]))!;
 let seq = 0;
 const part = () => `NR-${++seq}`;
@@ -143,20 +143,7 @@ describe('bodies outside a range answer 400 naming the limit', () => {
   });
 
   it('action inputs: ship, DFS ship and print quantities', async () => {
-    const orderId = await insert('order', {
-      orderNo: 'PNR000001',
-      itemNo: 1,
-      partsCode: '8E0-615-301-A',
-      orderQty: 10,
-      shippedQty: 0,
-      unsentQty: 10,
-      thisShipmentQty: 10,
-      status: code('purchaseOrderStatus', 'confirmed'),
-      warehouseCode: 'PDC01',
-      directSupplierCode: 'S001',
-      productionSupplierCode: 'S001',
-      purchasingSupplierCode: 'S001',
-    });
+    const orderId = await insert('order', confirmedOrderLine('PNR000001'));
     for (const lang of ['en-US', 'zh-CN']) {
       const ship = await post(`/api/orders/${orderId}/actions/ship`, sup, { shipQty: QTY_MAX + 1 }, lang);
       expect(ship.statusCode, ship.body).toBe(400);

@@ -8,26 +8,21 @@
  * leases (SQLite: the IMMEDIATE claim; PostgreSQL: FOR UPDATE SKIP LOCKED) kept them apart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { targetOf } from '../../server/app.ts';
-import { openDb } from '../../server/db/open.ts';
-import { migrate } from '../../server/db/migrate.ts';
+import { rmSync } from 'node:fs';
 import type { Db } from '../../server/db/types.ts';
 import { Engine, type HandlerTable } from '../../server/engine/engine.ts';
 import type { HookTable } from '../../server/engine/hooks.ts';
 import { hooks } from '../../server/hooks/index.ts';
-import { metadata, migrations, schemas, tables } from '../../server/generated/index.ts';
+import { metadata, schemas } from '../../server/generated/index.ts';
 import { handlers } from '../../server/handlers/index.ts';
-import { seedDatabase } from '../../server/seed/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
 import { SEED_SENDER } from '../../server/seed/interfaces.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { principalOf } from '../bench/list-cases.ts';
 import { startServeProcess, type ServeProcess } from '../support/serve-process.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { BACKEND, TEST_SECRET, code, testDatabase } from './helpers.ts';
+import { BACKEND, TEST_SECRET, preparedDatabase, cleanUp } from './helpers.ts';
+import { confirmedOrderLine } from './rows.ts';
 
 type Row = Record<string, unknown>;
 let dir = '';
@@ -41,30 +36,11 @@ const SHIPPED = 90;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'portal-outbox-procs-'));
-  const database = await testDatabase(dir);
-  drop = database.drop;
-  db = await openDb(targetOf(database.options));
-  await migrate(db, tables[db.kind], migrations);
-  await seedDatabase(db, metadata, { hashParams: TEST_PARAMS });
+  const database = await preparedDatabase('portal-outbox-procs-');
+  ({ dir, db, drop } = database);
   // 90 shipped lines: the engine's ship action writes their messages, as a request would
   const ids = await RowWriter.write(db, metadata, (w) =>
-    Array.from({ length: SHIPPED }, (_, i) =>
-      w.insert('order', {
-        orderNo: `OP${String(i).padStart(6, '0')}`,
-        itemNo: 1,
-        partsCode: '8E0-615-301-A',
-        orderQty: 10,
-        shippedQty: 0,
-        unsentQty: 10,
-        thisShipmentQty: 10,
-        status: code('purchaseOrderStatus', 'confirmed'),
-        warehouseCode: 'PDC01',
-        directSupplierCode: 'S001',
-        productionSupplierCode: 'S001',
-        purchasingSupplierCode: 'S001',
-      }),
-    ),
+    Array.from({ length: SHIPPED }, (_, i) => w.insert('order', confirmedOrderLine(`OP${String(i).padStart(6, '0')}`))),
   );
   const engine = new Engine(db, metadata, schemas, handlers as unknown as HandlerTable, hooks as unknown as HookTable);
   await engine.action(principalOf('supplier', { supplierCode: 'S001' }), metadata.entities.order, 'ship', null, { ids, shipQty: 1 });
@@ -97,16 +73,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const steps: (() => Promise<unknown>)[] = [
+  await cleanUp([
     () => Promise.all(procs.map((p) => p.stop())),
     async () => rx?.close(),
     async () => db?.close(),
     () => drop(),
     async () => dir && rmSync(dir, { recursive: true, force: true }),
-  ];
-  const errors: unknown[] = [];
-  for (const s of steps) await s().catch((err: unknown) => errors.push(err));
-  if (errors.length) throw errors[0];
+  ]);
 });
 
 describe(`the outbox with two server processes over one ${BACKEND} database`, () => {

@@ -15,12 +15,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { metadata } from '../../server/generated/index.ts';
-import { RowWriter } from '../../server/seed/writer.ts';
 import { OutboxDispatcher, type DispatcherOptions } from '../../server/outbox/dispatcher.ts';
 import { emitMessages } from '../../server/outbox/emit.ts';
 import { principalOf } from '../bench/list-cases.ts';
 import { accept, startReceiver, type Receiver } from '../support/receiver.ts';
 import { bearer, build, code, listUrl, login, type TestApp } from './helpers.ts';
+import { confirmedOrderLine, writeRow } from './rows.ts';
 
 type Row = Record<string, unknown>;
 
@@ -77,24 +77,9 @@ afterAll(async () => {
 const post = (url: string, token: string, payload: unknown = {}) =>
   t.app.inject({ method: 'POST', url, headers: { ...bearer(token), 'accept-language': 'en-US' }, payload: payload as object });
 const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
-const insert = (entity: string, values: Row) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
+const insert = (entity: string, values: Row) => writeRow(t.app.db, entity, values);
 let seq = 0;
-const orderLine = (values: Row = {}) =>
-  insert('order', {
-    orderNo: `PX${String(++seq).padStart(6, '0')}`,
-    itemNo: 1,
-    partsCode: '8E0-615-301-A',
-    orderQty: 10,
-    shippedQty: 0,
-    unsentQty: 10,
-    thisShipmentQty: 10,
-    status: code('purchaseOrderStatus', 'confirmed'),
-    warehouseCode: 'PDC01',
-    directSupplierCode: 'S001',
-    productionSupplierCode: 'S001',
-    purchasingSupplierCode: 'S001',
-    ...values,
-  });
+const orderLine = (values: Row = {}) => insert('order', confirmedOrderLine(`PX${String(++seq).padStart(6, '0')}`, values));
 const claim = () =>
   insert('claim', {
     claimNo: `CB${String(++seq).padStart(8, '0')}`,

@@ -8,14 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
-import { bearer, build, code, login, type TestApp } from './helpers.ts';
+import { bearer, build, loginAll, code, type TestApp } from './helpers.ts';
 
 let t: TestApp;
-let sup: string;
-
+let [sup] = [''];
 beforeAll(async () => {
   t = await build({ scale: 0 });
-  sup = await login(t.app, 'sup01');
+  [sup] = await loginAll(t.app, ['sup01']);
 });
 afterAll(() => t.close());
 

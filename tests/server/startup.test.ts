@@ -15,6 +15,7 @@ import { migrate } from '../../server/db/migrate.ts';
 import { tables as allTables } from '../../server/generated/index.ts';
 import type { TableDef } from '../../codegen/runtime/dialect.ts';
 import { BACKEND, testDatabase } from './helpers.ts';
+import { scaled } from '../support/waits.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -47,7 +48,7 @@ function start(env: Record<string, string>, root = ROOT): Promise<{ code: number
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), scaled(90_000));
   return new Promise((done) =>
     child.on('exit', (code) => {
       clearTimeout(timer);

@@ -7,15 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
-import { bearer, build, code, login, multipart, PDF, type TestApp } from './helpers.ts';
+import { bearer, build, loginAll, code, multipart, PDF, type TestApp } from './helpers.ts';
 
 let t: TestApp;
-let admin: string;
-let sup: string;
-let staff: string;
+let [admin, sup, staff] = ['', '', ''];
 beforeAll(async () => {
   t = await build({ scale: 0 });
-  [admin, sup, staff] = [await login(t.app, 'supadmin'), await login(t.app, 'sup01'), await login(t.app, 'staff01')];
+  [admin, sup, staff] = await loginAll(t.app, ['supadmin', 'sup01', 'staff01']);
 });
 afterAll(() => t.close());
 

@@ -9,15 +9,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../server/generated/index.ts';
 import { DEMO_SUPPLIERS } from '../../server/seed/base.ts';
-import { bearer, build, code, importFeeRows, login, type TestApp } from './helpers.ts';
+import { bearer, build, loginAll, code, importFeeRows, type TestApp } from './helpers.ts';
 
 let t: TestApp;
-let staff: string;
-let sup: string;
+let [staff, sup] = ['', ''];
 beforeAll(async () => {
   t = await build();
-  staff = await login(t.app, 'staff01');
-  sup = await login(t.app, 'sup01');
+  [staff, sup] = await loginAll(t.app, ['staff01', 'sup01']);
 });
 afterAll(() => t.close());
 

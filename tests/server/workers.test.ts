@@ -18,7 +18,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +26,8 @@ import { openDb } from '../../server/db/open.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { BACKEND, testDatabase } from './helpers.ts';
+import { scaled } from '../support/waits.ts';
+import { freePort } from '../support/free-port.ts';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 
@@ -44,17 +45,6 @@ let token = '';
 
 const METRICS_TOKEN = 'workers-metrics-token-0123456789';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.on('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? res(addr.port) : rej(new Error('no port'))));
-    });
-  });
-}
 
 interface Answer {
   status: number;
@@ -184,7 +174,8 @@ function workerPids(ppid: number): number[] {
   return out.sort((a, b) => a - b);
 }
 
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined, everyMs = 100): Promise<T> {
+async function until<T>(what: string, limitMs: number, probe: () => Promise<T | undefined> | T | undefined, everyMs = 100): Promise<T> {
+  const timeoutMs = scaled(limitMs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

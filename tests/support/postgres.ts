@@ -10,10 +10,10 @@
 import { execFile, execFileSync, type ExecFileException } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, chownSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port.ts';
 
 export interface ThrowawayCluster {
   /** postgres://portal@127.0.0.1:PORT/postgres — superuser `portal`, trust auth */
@@ -76,20 +76,6 @@ export function findPgBin(): string | null {
     return isExecutable(join(real, 'initdb')) ? real : dir;
   }
   return null;
-}
-
-/** A port the kernel says is free right now (tiny race with other processes; start() retries). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, HOST, () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => (port ? resolve(port) : reject(new Error('could not read a free port'))));
-    });
-  });
 }
 
 interface RunResult {
@@ -190,11 +176,11 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
   const init = await run(bin, 'initdb', ['-D', dir, '-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C'], dir);
   if (!init.ok) throw fail('initdb failed', init.output);
 
-  // The port can be taken between freePort() and the server's bind(); retry with a new one.
+  // The port can be taken between freePort(HOST) and the server's bind(); retry with a new one.
   let port = 0;
   let started: RunResult | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
-    port = await freePort();
+    port = await freePort(HOST);
     const options = [
       `-p ${port}`,
       `-k ${dir}`, // the Unix socket lives in the private folder, not /var/run/postgresql
@@ -214,37 +200,44 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
     throw fail('pg_ctl start failed', started?.output ?? '');
   }
 
-  // If the process exits without calling stop() (an uncaught error, process.exit() from a runner
-  // shutting down), don't leave a postmaster and its data behind; 'exit' handlers must be synchronous.
-  // (A SIGKILL can't be caught: then the folder under the temp dir is all that is left to delete.)
-  const onExit = () => {
-    try {
-      const [file, argv] = command(bin, 'pg_ctl', ['-D', dir, '-m', 'immediate', 'stop']);
-      execFileSync(file, argv, { cwd: tmpdir(), env: cleanEnv(), stdio: 'ignore', timeout: 30_000 });
-    } catch {
-      /* already stopped */
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.once('exit', onExit);
-
-  let stopped = false;
   return {
     url: `postgres://${SUPERUSER}@${HOST}:${port}/postgres`,
     dir,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      process.removeListener('exit', onExit);
-      try {
-        await pgCtlStop(bin, dir, 'immediate', 'throw-away PostgreSQL');
-      } catch (err) {
-        stopped = false; // let a later stop() try again
-        process.once('exit', onExit);
-        throw err;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: stopperOf(bin, dir, { mode: 'immediate', what: 'throw-away PostgreSQL', remove: true, timeoutMs: 30_000 }),
+  };
+}
+
+/**
+ * The stop() of a cluster this process started, which also runs if the process exits without
+ * calling it (an uncaught error, process.exit() from a runner shutting down), so that no postmaster
+ * and no temporary data are left behind; 'exit' handlers must be synchronous. (A SIGKILL can't be
+ * caught: then the folder under the temp dir is all that is left to delete.) A failed stop() can
+ * be tried again.
+ */
+function stopperOf(bin: string, dir: string, o: { mode: 'immediate' | 'fast'; what: string; remove: boolean; timeoutMs: number }): () => Promise<void> {
+  const onExit = () => {
+    try {
+      const [file, argv] = command(bin, 'pg_ctl', ['-D', dir, '-m', o.mode, 'stop']);
+      execFileSync(file, argv, { cwd: tmpdir(), env: cleanEnv(), stdio: 'ignore', timeout: o.timeoutMs });
+    } catch {
+      /* already stopped */
+    }
+    if (o.remove) rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    process.removeListener('exit', onExit);
+    try {
+      await pgCtlStop(bin, dir, o.mode, o.what);
+    } catch (err) {
+      stopped = false; // let a later stop() try again
+      process.once('exit', onExit);
+      throw err;
+    }
+    if (o.remove) rmSync(dir, { recursive: true, force: true });
   };
 }
 
@@ -386,7 +379,7 @@ export async function startDurableCluster(opts: DurableClusterOptions = {}): Pro
   let port = 0;
   let started: RunResult | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
-    port = await freePort();
+    port = await freePort(HOST);
     const options = [`-p ${port}`, `-k ${dir}`, `-c listen_addresses=${HOST}`, ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].join(' ');
     started = await run(bin, 'pg_ctl', ['-D', dir, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '300', 'start'], dir);
     if (started.ok) break;
@@ -398,37 +391,12 @@ export async function startDurableCluster(opts: DurableClusterOptions = {}): Pro
   }
   const pid = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
-  // as startThrowawayCluster: no postmaster left behind by a run that dies without stop()
-  const onExit = () => {
-    try {
-      const [file, argv] = command(bin, 'pg_ctl', ['-D', dir, '-m', 'fast', 'stop']);
-      execFileSync(file, argv, { cwd: tmpdir(), env: cleanEnv(), stdio: 'ignore', timeout: 60_000 });
-    } catch {
-      /* already stopped */
-    }
-    if (temporary) rmSync(dir, { recursive: true, force: true });
-  };
-  process.once('exit', onExit);
-
-  let stopped = false;
   return {
     url: `postgres://${SUPERUSER}@${HOST}:${port}/postgres`,
     dir,
     settings,
     reused,
     pid,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      process.removeListener('exit', onExit);
-      try {
-        await pgCtlStop(bin, dir, 'fast', `PostgreSQL (${dir})`);
-      } catch (err) {
-        stopped = false;
-        process.once('exit', onExit);
-        throw err;
-      }
-      if (temporary) rmSync(dir, { recursive: true, force: true });
-    },
+    stop: stopperOf(bin, dir, { mode: 'fast', what: `PostgreSQL (${dir})`, remove: temporary, timeoutMs: 60_000 }),
   };
 }

@@ -12,6 +12,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppOptions } from '../../server/app.ts';
+import { scaled } from './waits.ts';
 
 /** What can cross the process boundary as JSON (no open db handle, no logger object). */
 export type ServeOptions = Omit<AppOptions, 'db' | 'logger'> & { logger?: boolean };
@@ -33,7 +34,7 @@ const ROOT = resolve(dirname(SELF), '..', '..');
  * Forks a server process and resolves once it listens. Rejects (and kills the child) if it exits
  * first or does not report a port within `timeoutMs`; the child's stderr is kept for that message.
  */
-export function startServeProcess(options: ServeOptions, timeoutMs = 60_000): Promise<ServeProcess> {
+export function startServeProcess(options: ServeOptions, timeoutMs = scaled(60_000)): Promise<ServeProcess> {
   const child = fork(SELF, [], {
     cwd: ROOT,
     // tsx loads the TypeScript sources; vitest's own execArgv (its loaders) must not be inherited

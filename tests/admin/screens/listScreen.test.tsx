@@ -4,38 +4,21 @@
  * actions, the generated action dialog validating before it calls runAction, and a requireFilter
  * screen that queries nothing until a condition is given.
  */
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AdminContext, memoryStore, testDataProvider, type GetListParams, type I18nProvider } from 'react-admin';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { AdminContext, memoryStore, testDataProvider, type GetListParams } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { metadata } from '../../../admin/src/generated/index.ts';
 import en from '../../../admin/src/generated/messages.en-US.json';
-import { createI18nProvider, preloadMessages } from '../../../admin/src/providers/i18nProvider.ts';
-import { setToken, setUser, type PortalUser } from '../../../admin/src/providers/storage.ts';
 import { ListScreen, ScreenPage } from '../../../admin/src/screens/index.tsx';
-import { resetBrowserState, supplierUser } from '../helpers.ts';
+import { screenTestLifecycle } from './screenTest.ts';
 
 const msg = en as Record<string, string>;
 const screenOf = (name: string) => metadata.screens.find((s) => s.name === name) as CompiledScreen;
 const code = (table: string, key: string) => metadata.codeTables[table].values.find((v) => v.key === key)!.code;
 const RELEASED = code('purchaseOrderStatus', 'released');
 
-let i18n: I18nProvider;
-beforeAll(async () => {
-  await preloadMessages('en-US');
-  // ScreenPage loads the list screen lazily (its own chunk): fetched here, so that the first test's
-  // wait is for rendering, not for transforming the module
-  await ListScreen.preload();
-  i18n = createI18nProvider('en-US');
-});
-beforeEach(() => {
-  setToken('t');
-  setUser({ ...supplierUser } as unknown as PortalUser);
-});
-afterEach(() => {
-  cleanup();
-  resetBrowserState();
-});
+const i18n = screenTestLifecycle(() => ListScreen.preload());
 
 function orders(n: number, status = RELEASED) {
   return Array.from({ length: n }, (_, i) => ({
@@ -56,7 +39,7 @@ function mount(s: CompiledScreen, rows: Record<string, unknown>[]) {
   const runAction = vi.fn(async () => ({ data: rows[0] }));
   const dataProvider = { ...testDataProvider({ getList: getList as never }), runAction, upload: vi.fn(), download: vi.fn(), exportList: vi.fn() };
   render(
-    <AdminContext dataProvider={dataProvider} i18nProvider={i18n} store={memoryStore()}>
+    <AdminContext dataProvider={dataProvider} i18nProvider={i18n()} store={memoryStore()}>
       <ScreenPage screen={s} />
     </AdminContext>,
   );

@@ -1,34 +1,17 @@
 /** The notice centre: active notices with their attachments; 'No Announcement!' when there is none. */
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AdminContext, memoryStore, testDataProvider, type GetListParams, type I18nProvider } from 'react-admin';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { AdminContext, memoryStore, testDataProvider, type GetListParams } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { metadata } from '../../../admin/src/generated/index.ts';
 import en from '../../../admin/src/generated/messages.en-US.json';
-import { createI18nProvider, preloadMessages } from '../../../admin/src/providers/i18nProvider.ts';
-import { setToken, setUser, type PortalUser } from '../../../admin/src/providers/storage.ts';
 import { ScreenPage } from '../../../admin/src/screens/index.tsx';
-import { resetBrowserState, supplierUser } from '../helpers.ts';
+import { screenTestLifecycle } from './screenTest.ts';
 
 const msg = en as Record<string, string>;
 const dashboard = metadata.screens.find((s) => s.component === 'NoticeCentre') as CompiledScreen;
 
-let i18n: I18nProvider;
-beforeAll(async () => {
-  await preloadMessages('en-US');
-  // ScreenPage loads the dashboard lazily (its own chunk): loaded here, so that the first test's wait
-  // is for rendering, not for transforming the module
-  await import('../../../admin/src/custom/NoticeCentre.tsx');
-  i18n = createI18nProvider('en-US');
-});
-beforeEach(() => {
-  setToken('t');
-  setUser({ ...supplierUser } as unknown as PortalUser);
-});
-afterEach(() => {
-  cleanup();
-  resetBrowserState();
-});
+const i18n = screenTestLifecycle(() => import('../../../admin/src/custom/NoticeCentre.tsx'));
 
 function mount(notices: Record<string, unknown>[], attachments: Record<string, unknown>[]) {
   const getList = vi.fn(async (res: string, p: GetListParams) => {
@@ -38,7 +21,7 @@ function mount(notices: Record<string, unknown>[], attachments: Record<string, u
   const download = vi.fn(async () => ({ data: {} }));
   const dataProvider = { ...testDataProvider({ getList: getList as never }), download, runAction: vi.fn(), upload: vi.fn(), exportList: vi.fn() };
   render(
-    <AdminContext dataProvider={dataProvider} i18nProvider={i18n} store={memoryStore()}>
+    <AdminContext dataProvider={dataProvider} i18nProvider={i18n()} store={memoryStore()}>
       <ScreenPage screen={dashboard} />
     </AdminContext>,
   );

@@ -6,15 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../../server/generated/index.ts';
 import { feeItemTemplate } from '../../../server/handlers/fee-import.ts';
 import { readFirstSheet, type CellValue } from '../../../server/documents/xlsx.ts';
-import { bearer, build, login, multipart, PDF, type TestApp } from '../helpers.ts';
+import { bearer, build, loginAll, multipart, PDF, type TestApp } from '../helpers.ts';
 
 let t: TestApp;
-let staff: string;
-let sup: string;
+let [staff, sup] = ['', ''];
 beforeAll(async () => {
   t = await build();
-  staff = await login(t.app, 'staff01');
-  sup = await login(t.app, 'sup01');
+  [staff, sup] = await loginAll(t.app, ['staff01', 'sup01']);
 });
 afterAll(() => t.close());
 
