@@ -331,11 +331,20 @@ export interface LoadResult {
   bytesPerSec: number;
 }
 
-/** autocannon against one URL; latencies recorded per response (autocannon itself has no p95). */
-export function load(
-  url: string,
-  opts: { connections: number; seconds: number; headers?: Record<string, string>; method?: string; body?: string; cpu?: CpuMeter },
-): Promise<LoadResult> {
+type LoadOptions = { connections: number; seconds: number; headers?: Record<string, string>; method?: string; body?: string; cpu?: CpuMeter };
+
+/**
+ * autocannon against one URL for a number of seconds. A window in which no answer arrived at all
+ * (a smoke run's 0.3 s on a busy machine) has no latency and no rate to report: then one request
+ * per connection is measured instead, however long it takes, so that every figure exists.
+ */
+export async function load(url: string, opts: LoadOptions): Promise<LoadResult> {
+  const r = await loadOnce(url, opts);
+  return r.requests > 0 ? r : loadOnce(url, { ...opts, amount: opts.connections });
+}
+
+/** One autocannon run: for `seconds`, or for `amount` requests; latencies recorded per response (autocannon itself has no p95). */
+function loadOnce(url: string, opts: LoadOptions & { amount?: number }): Promise<LoadResult> {
   const times: number[] = [];
   const cpu0 = opts.cpu?.();
   const own0 = process.cpuUsage();
@@ -346,7 +355,7 @@ export function load(
         url,
         connections: opts.connections,
         pipelining: 1,
-        duration: opts.seconds,
+        ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds }),
         timeout: 30,
         ...(opts.headers ? { headers: opts.headers } : {}),
         ...(opts.method ? { method: opts.method } : {}),

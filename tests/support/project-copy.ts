@@ -4,7 +4,7 @@
  * runs the project's own commands: codegen, vitest, the dev loop. What a developer does in a
  * checkout, without touching this one.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
@@ -13,6 +13,8 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Top-level entries a checkout needs; the rest (node_modules, data, builds, .git) stays out. */
 const ENTRIES = [
+  'README.md',
+  '.gitignore',
   'package.json',
   'package-lock.json',
   'tsconfig.json',
@@ -24,6 +26,7 @@ const ENTRIES = [
   'server',
   'admin',
   'tests',
+  'docs',
 ];
 /** Never copied: made by codegen and builds, or results of earlier runs. */
 const SKIP = ['server/generated', 'admin/src/generated', 'admin/dist', 'server/dist', 'tests/bench/results', 'test-results', 'playwright-report'];
@@ -59,6 +62,9 @@ export function copyProject(prefix = 'portal-copy-'): ProjectCopy {
     });
   }
   symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'), 'dir');
+  // a repository of its own, as a clone is: tests that ask git which files the project holds (the
+  // Markdown links) read the copy's files, not the original's
+  execFileSync('git', ['init', '-q'], { cwd: dir });
   const env = (extra: NodeJS.ProcessEnv = {}) => {
     // vitest's own variables must not leak into a vitest started inside the copy
     const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST'));
