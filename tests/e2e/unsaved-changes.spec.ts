@@ -18,6 +18,9 @@ type Rec = Record<string, unknown>;
 /** Edit screens whose buttons run an action on the record (derived, not listed). */
 const editScreensWithActions = metadata.screens.filter((s) => s.kind === 'edit' && screenActions(s, entityOf(s)!).some((a) => !a.collection));
 
+/** The fields a lookup fills when its value is chosen (`fills`): read-only in the form. */
+const filledByLookup = (s: CompiledScreen): Set<string> => new Set(Object.values(entityOf(s)!.fields).flatMap((f) => Object.keys(f.lookup?.fills ?? {})));
+
 /** A field of the form a user may change freely: writable on update, free text, no rule or lookup that a changed value could break. */
 const freeTextField = (s: CompiledScreen): CompiledField | undefined =>
   s.form
@@ -27,6 +30,7 @@ const freeTextField = (s: CompiledScreen): CompiledField | undefined =>
         f &&
         !f.system &&
         !f.readOnly &&
+        !filledByLookup(s).has(f.name) &&
         !f.createOnly &&
         !f.lookup &&
         (f.type === 'text' || f.type === 'string') &&

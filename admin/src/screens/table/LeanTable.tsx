@@ -25,7 +25,7 @@
  * = all rows of the page, aria-rowcount), `lean-row` on the rendered rows (with data-id and
  * data-index), `lean-th-<key>` on header cells, `lean-row-action-<name>` on row buttons.
  */
-import { useCallback, useLayoutEffect, useMemo, useRef, type MouseEvent, type ReactElement } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type ReactElement, type RefObject } from 'react';
 import { handleBodyClick } from './bodyClick.ts';
 import { drawCurtain } from './curtain.ts';
 import { LeanHeader } from './LeanHeader.tsx';
@@ -115,7 +115,9 @@ export function LeanTable(props: LeanTableProps): ReactElement {
   const columns = useMemo(() => (compact ? identifiersFirst(props.columns) : props.columns), [compact, props.columns]);
   const wrap = useRef<HTMLDivElement>(null);
   const showActions = !!rowActions;
-  const { widths, startResize, fitColumn } = useColumnWidths(columns, rows, props.fitContent);
+  const room = useRoom(wrap, !!props.fitContent);
+  const extras = (selectable ? CHECK_PX : 0) + (showActions ? actionsWidth : 0) + (rowNumberFrom !== undefined ? ROW_NUMBER_PX : 0);
+  const { widths, startResize, fitColumn } = useColumnWidths(columns, rows, props.fitContent, room === undefined ? undefined : room - extras);
   const { start, end } = useRowWindow(wrap, rows.length);
   // handlers live in a ref: the delegated listener never changes, rows never re-render for them
   const live = useRef(props);
@@ -192,6 +194,28 @@ export function LeanTable(props: LeanTableProps): ReactElement {
       )}
     </div>
   );
+}
+
+/**
+ * The width inside the table's frame (its padding excluded), followed as the frame changes size;
+ * only measured when `active` (a table whose columns fit their content must also fit its frame).
+ */
+function useRoom(wrap: RefObject<HTMLDivElement | null>, active: boolean): number | undefined {
+  const [room, setRoom] = useState<number>();
+  useLayoutEffect(() => {
+    const el = wrap.current;
+    if (!active || !el) return;
+    const measure = () => {
+      const style = getComputedStyle(el);
+      setRoom(Math.floor(el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)));
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [wrap, active]);
+  return room;
 }
 
 /** The known column widths: with `table-layout: fixed` the browser lays the table out from them. */

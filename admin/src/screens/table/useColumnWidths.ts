@@ -23,14 +23,18 @@ export interface ColumnWidths {
  * instead of the width its field type suggests (a child list in a narrow side panel: its few
  * rows' values fit the panel where the type's widths pushed the last columns out of it).
  */
-export function useColumnWidths(columns: readonly LeanColumn[], rows: readonly LeanRecord[], fitAll = false): ColumnWidths {
+export function useColumnWidths(columns: readonly LeanColumn[], rows: readonly LeanRecord[], fitAll = false, room?: number): ColumnWidths {
   // widths the user dragged, by column key; the others come from the columns (fit: and the page)
   const [resized, setResized] = useState<Record<string, number>>({});
   const widths = useMemo(() => {
     const measure = fitAll || columns.some((c) => c.fit && !resized[c.key]) ? textMeasurer(400) : null;
-    if (fitAll && measure) return columns.map((c) => resized[c.key] ?? Math.max(MIN_COLUMN_PX, headerWidth(c), longestText(c, rows, measure)));
+    if (fitAll && measure) {
+      const floors = columns.map((c) => resized[c.key] ?? Math.max(MIN_COLUMN_PX, headerWidth(c)));
+      const fitted = columns.map((c, i) => resized[c.key] ?? Math.max(floors[i], longestText(c, rows, measure)));
+      return room ? shrinkToRoom(fitted, floors, room) : fitted;
+    }
     return columns.map((c) => resized[c.key] ?? (c.fit && measure ? Math.max(c.width, longestText(c, rows, measure)) : c.width));
-  }, [columns, rows, resized, fitAll]);
+  }, [columns, rows, resized, fitAll, room]);
 
   /** Dragging a header's grip resizes its column (pointer capture: the drag may leave the grip). */
   const startResize = (key: string, from: number) => (e: PointerEvent<HTMLSpanElement>) => {
@@ -54,6 +58,20 @@ export function useColumnWidths(columns: readonly LeanColumn[], rows: readonly L
     setResized((r) => ({ ...r, [c.key]: width }));
   };
   return { widths, startResize, fitColumn };
+}
+
+/**
+ * Fitted widths that add up to more than the room there is: the columns wider than their header
+ * give up the excess in proportion to what they have beyond it (their texts end in an ellipsis),
+ * so that every header stays in view; headers alone wider than the room still scroll.
+ */
+export function shrinkToRoom(widths: readonly number[], floors: readonly number[], room: number): number[] {
+  const total = widths.reduce((a, b) => a + b, 0);
+  const spare = widths.map((w, i) => Math.max(0, w - floors[i]));
+  const spareTotal = spare.reduce((a, b) => a + b, 0);
+  if (total <= room || spareTotal === 0) return [...widths];
+  const cut = Math.min(total - room, spareTotal);
+  return widths.map((w, i) => Math.floor(w - (spare[i] * cut) / spareTotal));
 }
 
 /** The width (px) of a column's header: its label in the header's bold font, and the sort mark. */
