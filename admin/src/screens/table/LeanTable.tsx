@@ -144,7 +144,7 @@ export function LeanTable(props: LeanTableProps): ReactElement {
   return (
     <div
       ref={wrap}
-      className={compact ? 'lt-wrap lt-compact' : 'lt-wrap'}
+      className={['lt-wrap', compact && 'lt-compact', props.fitContent && 'lt-fit'].filter(Boolean).join(' ')}
       // the table scrolls: a keyboard user must be able to focus it to scroll it (WCAG 2.1.1)
       tabIndex={0}
       style={{ maxHeight: props.maxHeight ?? 'calc(100vh - 320px)', ...(props.accent ? { ['--lt-accent' as string]: props.accent } : {}) }}

@@ -31,7 +31,14 @@ export function useColumnWidths(columns: readonly LeanColumn[], rows: readonly L
     if (fitAll && measure) {
       const floors = columns.map((c) => resized[c.key] ?? Math.max(MIN_COLUMN_PX, headerWidth(c)));
       const fitted = columns.map((c, i) => resized[c.key] ?? Math.max(floors[i], longestText(c, rows, measure)));
-      return room ? shrinkToRoom(fitted, floors, room) : fitted;
+      if (!room) return fitted;
+      // texts first; then, if the headers alone are wider than the room, the headers (they wrap: lt-fit)
+      const texts = shrinkToRoom(fitted, floors, room);
+      return shrinkToRoom(
+        texts,
+        columns.map((c) => resized[c.key] ?? MIN_COLUMN_PX),
+        room,
+      );
     }
     return columns.map((c) => resized[c.key] ?? (c.fit && measure ? Math.max(c.width, longestText(c, rows, measure)) : c.width));
   }, [columns, rows, resized, fitAll, room]);
@@ -63,7 +70,7 @@ export function useColumnWidths(columns: readonly LeanColumn[], rows: readonly L
 /**
  * Fitted widths that add up to more than the room there is: the columns wider than their header
  * give up the excess in proportion to what they have beyond it (their texts end in an ellipsis),
- * so that every header stays in view; headers alone wider than the room still scroll.
+ * so that every column stays in view.
  */
 export function shrinkToRoom(widths: readonly number[], floors: readonly number[], room: number): number[] {
   const total = widths.reduce((a, b) => a + b, 0);
