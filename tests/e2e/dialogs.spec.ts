@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import { confirmDialog, expectNotification, loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { confirmDialog, expectNotification, loginIn, metadata, openScreen, pageMessages, screen, screenNamed, t } from './pages/screens.ts';
 import { codeOf, firstWhere, getRecord, token } from './pages/api.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
@@ -128,7 +128,10 @@ for (const locale of LOCALES) {
     await dialog.getByTestId('action-submit').click();
     await expect(dialog.getByTestId('input-printQty')).toContainText(t(locale, 'rule.printQty', { min: 1, max: 5000 }));
     await dialog.getByTestId('input-printQty').locator('input').fill('2');
-    const download = page.waitForEvent('download');
+    // a refusal from the server shows in the dialog or a notification instead: the failure quotes it
+    const download = page.waitForEvent('download', { timeout: 30_000 }).catch(async (e: Error) => {
+      throw new Error(`no delivery cards downloaded; the page shows ${await pageMessages(page)}\n${e.message}`);
+    });
     await dialog.getByTestId('action-submit').click();
     expect((await download).suggestedFilename()).toMatch(/^delivery-cards-.*\.pdf$/);
     await expect(dialog).toBeHidden();

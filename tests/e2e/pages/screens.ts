@@ -53,10 +53,30 @@ export const screen = {
   dialog: (page: Page, action: string): Locator => page.getByTestId(`action-dialog-${action}`),
 };
 
-/** Expects react-admin's notification with this text, then closes it (the next one queues behind it). */
+/** The texts of the notifications and open dialogs on the page now: what a failed wait reports. */
+export async function pageMessages(page: Page): Promise<string> {
+  const texts = async (selector: string) =>
+    (
+      await page
+        .locator(selector)
+        .allInnerTexts()
+        .catch(() => [])
+    ).map((t) => t.replace(/\s+/g, ' ').trim());
+  return JSON.stringify({ notifications: await texts('.MuiSnackbar-root'), dialogs: await texts('[role="dialog"]') });
+}
+
+/**
+ * Expects react-admin's notification with this text, then closes it (the next one queues behind it).
+ * When it does not come, the failure says which notifications and dialogs the page shows instead
+ * (an error answer from the server, a validation message), not only that this one is missing.
+ */
 export async function expectNotification(page: Page, text: string): Promise<void> {
   const note = page.locator('.MuiSnackbar-root').filter({ hasText: text });
-  await expect(note).toBeVisible();
+  await expect(note)
+    .toBeVisible()
+    .catch(async (e: Error) => {
+      throw new Error(`expected the notification "${text}"; the page shows ${await pageMessages(page)}\n${e.message}`);
+    });
   await note.getByTestId('notification-close').click();
   await expect(note).toBeHidden();
 }
