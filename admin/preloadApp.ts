@@ -5,8 +5,20 @@
  * modules read the metadata as they load), so without these links the browser would only start
  * downloading the app after those answers: one more round trip chain before the sign-in page on a
  * slow link. Preloading fetches without running, so the order of evaluation is unchanged.
+ *
+ * The first language's messages are a dynamic import of the entry too, but which one depends on the
+ * browser (stored preference, browser languages): a small inline script, built from the app's own
+ * choice (src/providers/localeChoice.ts), adds the modulepreload of that language's bundle while the
+ * HTML is parsed, so the messages no longer wait for the entry to run (one round trip less on the
+ * sign-in page; the other language is not fetched). A wrong guess costs nothing but the bytes: the
+ * entry still imports the bundle it resolves. `<link rel="icon" href="data:,">` spares the browser
+ * its request for /favicon.ico, which the server answers with the page itself, competing with the
+ * scripts for the link.
  */
-import type { Plugin } from 'vite';
+import { readFileSync } from 'node:fs';
+import type { HtmlTagDescriptor, Plugin } from 'vite';
+import { pickLocale } from './src/providers/localeChoice.ts';
+import { KEYS } from './src/providers/storage.ts';
 
 /** The entry module whose dynamic import is preloaded. */
 const APP_MODULE = /\/src\/App\.tsx$/;
@@ -35,6 +47,45 @@ export function appChunkFiles(bundle: Record<string, ChunkLike>, entryFile: stri
   return out;
 }
 
+/** A message bundle's chunk: the dynamic import of src/generated/messages.<locale>.json. */
+const MESSAGES_MODULE = /\/src\/generated\/messages\.([^/]+)\.json$/;
+
+/** Each language's message chunk (file name by locale). */
+export function messageChunks(bundle: Record<string, ChunkLike>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const c of Object.values(bundle)) {
+    const locale = c.type === 'chunk' && c.facadeModuleId ? MESSAGES_MODULE.exec(c.facadeModuleId)?.[1] : undefined;
+    if (locale) out[locale] = c.fileName;
+  }
+  return out;
+}
+
+/**
+ * The inline script that preloads the messages of the language the page will start in: the app's
+ * own `pickLocale` over the same inputs (stored preference, navigator.languages), never throwing
+ * (storage may be unavailable).
+ */
+export function messagesPreloadScript(chunks: Record<string, string>, supported: readonly string[], fallback: string): string {
+  const files = Object.fromEntries(Object.entries(chunks).map(([l, f]) => [l, `/${f}`]));
+  return [
+    '(function(){try{',
+    `var pick=${pickLocale.toString()};`,
+    `var files=${JSON.stringify(files)};`,
+    `var s=null;try{s=localStorage.getItem(${JSON.stringify(KEYS.locale)})}catch(e){}`,
+    `var l=pick(s,[].concat(navigator.languages||[],navigator.language),${JSON.stringify(supported)},${JSON.stringify(fallback)});`,
+    "if(files[l]){var k=document.createElement('link');k.rel='modulepreload';k.crossOrigin='';k.href=files[l];document.head.appendChild(k)}",
+    '}catch(e){}})()',
+  ].join('');
+}
+
+/** The languages and the default, as the public metadata the bundle carries declares them. */
+function publicLocales(): { locales: string[]; defaultLocale: string } {
+  const meta = JSON.parse(readFileSync(new URL('./src/generated/metadata.public.json', import.meta.url), 'utf8')) as {
+    app: { locales: string[]; defaultLocale: string };
+  };
+  return meta.app;
+}
+
 export function preloadApp(): Plugin {
   return {
     name: 'portal-preload-app',
@@ -43,11 +94,16 @@ export function preloadApp(): Plugin {
       order: 'post',
       handler(_html, ctx) {
         if (!ctx.bundle || !ctx.chunk) return;
-        return appChunkFiles(ctx.bundle as Record<string, ChunkLike>, ctx.chunk.fileName).map((file) => ({
+        const bundle = ctx.bundle as Record<string, ChunkLike>;
+        const tags: HtmlTagDescriptor[] = appChunkFiles(bundle, ctx.chunk.fileName).map((file) => ({
           tag: 'link',
           attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
           injectTo: 'head' as const,
         }));
+        const { locales, defaultLocale } = publicLocales();
+        tags.push({ tag: 'script', children: messagesPreloadScript(messageChunks(bundle), locales, defaultLocale), injectTo: 'head' });
+        tags.push({ tag: 'link', attrs: { rel: 'icon', href: 'data:,' }, injectTo: 'head' });
+        return tags;
       },
     },
   };

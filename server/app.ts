@@ -41,6 +41,7 @@ import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-
 import { OutboxDispatcher, type DispatcherOptions } from './outbox/dispatcher.ts';
 import healthRoutes from './ops/health.ts';
 import metricsPlugin from './ops/metrics.ts';
+import { adminInlineScriptHashes } from './plugins/inline-script-hashes.ts';
 import requestLog, { requestIdOf } from './ops/request-log.ts';
 
 /** The outbox dispatcher's settings (JSON, so a forked test server can take them too). */
@@ -184,7 +185,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         imgSrc: ["'self'", 'data:', 'blob:'],
         // MUI (emotion) injects style elements at run time
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        // plus the admin's one inline script, by its hash (plugins/inline-script-hashes.ts)
+        scriptSrc: ["'self'", ...adminInlineScriptHashes(opts.adminDir)],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
         upgradeInsecureRequests: null,

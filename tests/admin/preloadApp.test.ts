@@ -4,7 +4,8 @@
  * already) nor what the app loads lazily (layout, screens).
  */
 import { describe, expect, it } from 'vitest';
-import { appChunkFiles } from '../../admin/preloadApp.ts';
+import { appChunkFiles, messageChunks, messagesPreloadScript } from '../../admin/preloadApp.ts';
+import { pickLocale } from '../../admin/src/providers/localeChoice.ts';
 
 const chunk = (fileName: string, imports: string[] = [], facadeModuleId: string | null = null) => ({ type: 'chunk', fileName, imports, facadeModuleId });
 
@@ -26,5 +27,70 @@ describe('appChunkFiles', () => {
   it('lists nothing when there is no app chunk (the app is not split from the entry)', () => {
     const { ['assets/App.js']: _app, ...withoutApp } = bundle;
     expect(appChunkFiles(withoutApp, 'assets/index.js')).toEqual([]);
+  });
+});
+
+describe("the inline script that preloads the first language's messages", () => {
+  const bundle = {
+    'assets/index.js': chunk('assets/index.js', [], '/p/admin/src/main.tsx'),
+    'assets/messages.zh-CN-a.js': chunk('assets/messages.zh-CN-a.js', [], '/p/admin/src/generated/messages.zh-CN.json'),
+    'assets/messages.en-US-b.js': chunk('assets/messages.en-US-b.js', [], '/p/admin/src/generated/messages.en-US.json'),
+  };
+  const SUPPORTED = ['zh-CN', 'en-US'] as const;
+
+  it("finds each language's message chunk", () => {
+    expect(messageChunks(bundle)).toEqual({ 'zh-CN': 'assets/messages.zh-CN-a.js', 'en-US': 'assets/messages.en-US-b.js' });
+  });
+
+  /** Runs the script against a stand-in page: the links it adds to <head> (href only). */
+  function run(stored: string | null, languages: string[], storage: 'ok' | 'throws' = 'ok'): string[] {
+    const added: { rel: string; href: string; crossOrigin: string | null }[] = [];
+    const env = {
+      localStorage: {
+        getItem: (k: string) => {
+          if (storage === 'throws') throw new Error('private mode');
+          return k === 'portal.locale' ? stored : null;
+        },
+      },
+      navigator: { languages, language: languages[0] },
+      document: {
+        createElement: () => ({ rel: '', href: '', crossOrigin: null as string | null }),
+        head: { appendChild: (l: (typeof added)[number]) => added.push(l) },
+      },
+    };
+    new Function('localStorage', 'navigator', 'document', messagesPreloadScript(messageChunks(bundle), SUPPORTED, 'zh-CN'))(
+      env.localStorage,
+      env.navigator,
+      env.document,
+    );
+    for (const l of added) expect([l.rel, l.crossOrigin]).toEqual(['modulepreload', '']);
+    return added.map((l) => l.href);
+  }
+
+  it("preloads the language the app will start in (the app's own choice): stored preference, browser languages, default", () => {
+    const cases: [string | null, string[]][] = [
+      [null, ['zh-CN']],
+      [null, ['en-US', 'zh-CN']],
+      [null, ['en-GB']],
+      [null, ['zh-TW']],
+      [null, ['fr-FR', 'en']],
+      [null, ['fr-FR']],
+      ['en-US', ['zh-CN']],
+      ['zh-CN', ['en-US']],
+      ['xx-XX', ['en-US']],
+    ];
+    const file = { 'zh-CN': '/assets/messages.zh-CN-a.js', 'en-US': '/assets/messages.en-US-b.js' };
+    for (const [stored, languages] of cases) {
+      const expected = pickLocale(stored, languages, SUPPORTED, 'zh-CN')!;
+      expect(run(stored, languages), `${stored} ${languages.join(',')}`).toEqual([file[expected]]);
+    }
+    // the cases above do reach both languages by every rule
+    expect(run(null, ['en-GB'])).toEqual([file['en-US']]);
+    expect(run('zh-CN', ['en-US'])).toEqual([file['zh-CN']]);
+    expect(run(null, ['fr-FR'])).toEqual([file['zh-CN']]);
+  });
+
+  it('never throws: without storage it goes by the browser languages', () => {
+    expect(run(null, ['en-US'], 'throws')).toEqual(['/assets/messages.en-US-b.js']);
   });
 });

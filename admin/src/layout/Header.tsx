@@ -10,8 +10,7 @@ import { LocaleSwitch } from './LocaleSwitch.tsx';
 import { NotificationBell } from './NotificationBell.tsx';
 import { UserMenu } from './UserMenu.tsx';
 import { WarehouseSwitch } from './WarehouseSwitch.tsx';
-
-export const HEADER_HEIGHT = 50;
+import { HEADER_HEIGHT } from './theme.ts';
 
 interface HeaderProps {
   sidebarOpen: boolean;

@@ -6,8 +6,7 @@ import { IconButton } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { Notification, useCloseNotification, useTranslate } from 'react-admin';
 import { metadata } from '../generated/index.ts';
-import { HEADER_HEIGHT } from './Header.tsx';
-import { TAGS_HEIGHT } from './theme.ts';
+import { HEADER_HEIGHT, TAGS_HEIGHT } from './theme.ts';
 
 function CloseAction() {
   const close = useCloseNotification();

@@ -19,6 +19,8 @@ export { sidebarShadeOf, textShadeOf };
 export const [SIDEBAR_BG, SIDEBAR_SUB_BG] = SIDEBAR_SURFACES;
 export const SIDEBAR_TEXT = '#bfcbd9';
 /** height of the visited-tabs strip (TagsView), which the notification stack keeps clear of */
+/** The header's height (layout/Header.tsx); here, not in Header.tsx, so that the notification's offset does not pull the header into the sign-in page's script. */
+export const HEADER_HEIGHT = 50;
 export const TAGS_HEIGHT = 34;
 export const SIDEBAR_COLLAPSED_WIDTH = 54;
 

@@ -17,6 +17,7 @@ import { loadMessages, metadata } from '../generated/index.ts';
 import { raChineseMessages } from '../i18n/zh-CN.ts';
 import { LOCALE_NAMES } from '../i18n/shell.ts';
 import { getStoredLocale, setStoredLocale } from './storage.ts';
+import { pickLocale } from './localeChoice.ts';
 import { devLoopTrace } from './devLoopTrace.ts';
 
 export const SUPPORTED: readonly Locale[] = metadata.app.locales;
@@ -24,22 +25,13 @@ const isLocale = (v: unknown): v is Locale => typeof v === 'string' && (SUPPORTE
 
 /** Maps a browser language tag onto a supported locale by its language part (zh-TW -> zh-CN). */
 export function matchLocale(tag: string | undefined | null): Locale | null {
-  if (!tag) return null;
-  if (isLocale(tag)) return tag;
-  const lang = tag.toLowerCase().split('-')[0];
-  return SUPPORTED.find((l) => l.toLowerCase().split('-')[0] === lang) ?? null;
+  return pickLocale(null, [tag], SUPPORTED, null);
 }
 
 /** Stored preference, else the browser's languages in order, else the metadata default. */
 export function resolveLocale(): Locale {
-  const stored = getStoredLocale();
-  if (stored && isLocale(stored)) return stored;
   const tags = typeof navigator !== 'undefined' ? [...(navigator.languages ?? []), navigator.language] : [];
-  for (const t of tags) {
-    const m = matchLocale(t);
-    if (m) return m;
-  }
-  return metadata.app.defaultLocale;
+  return pickLocale(getStoredLocale(), tags, SUPPORTED, metadata.app.defaultLocale) ?? metadata.app.defaultLocale;
 }
 
 /** Remember the user's choice (login page or header); it survives logout. */

@@ -8,7 +8,7 @@ import type { ReactElement } from 'react';
 import { Alert, Box, Button, Paper } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { useWarehouses, warehouseLabel } from '../auth/warehouses.ts';
-import { useWarehouseChooser } from '../layout/WarehouseSwitch.tsx';
+import { useWarehouseChooser } from '../layout/warehouseChooser.ts';
 
 export function ClaimWarehouseOnly(): ReactElement {
   const translate = useTranslate();

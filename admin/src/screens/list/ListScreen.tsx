@@ -29,7 +29,7 @@ import { FilterBar, hasCondition, type FilterValues } from './FilterBar.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { SavedViewsBar } from './SavedViewsBar.tsx';
 import { useRowActions, useSearchCommands } from './listBodyHooks.ts';
-import { HEADER_HEIGHT } from '../../layout/Header.tsx';
+import { HEADER_HEIGHT } from '../../layout/theme.ts';
 import { TAGS_HEIGHT } from '../../layout/TagsView.tsx';
 
 /** rows-per-page choices; always include the app's page size (500) */
