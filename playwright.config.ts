@@ -20,6 +20,7 @@ const LAYOUT_ONLY = [
   'skip-link.spec.ts',
   'public-bundle.spec.ts',
   'api-docs.spec.ts',
+  'sign-in-path.spec.ts',
 ];
 
 export default defineConfig({
