@@ -8,8 +8,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { LOCALES } from '../../codegen/runtime/model.ts';
-import { getRecord, listWhere, token } from './pages/api.ts';
-import { expectNotification, loginIn, metadata, openScreen, screen, t } from './pages/screens.ts';
+import { listWhere, saveNew, token } from './pages/api.ts';
+import { loginIn, metadata, openScreen } from './pages/screens.ts';
 
 const cases = metadata.screens.flatMap((s) => {
   const entity = Object.values(metadata.entities).find((e) => e.resource === s.resource);
@@ -53,12 +53,7 @@ for (const locale of LOCALES) {
       // saved as shown
       await page.getByTestId('input-adjustQty').locator('input').fill('2');
       await page.getByTestId('input-reason').locator('input, textarea').first().fill(`fills ${locale}`);
-      const saved = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/${entity.resource}` && r.request().method() === 'POST');
-      await screen.button(page, 'save').click();
-      const res = await saved;
-      expect(res.status()).toBe(201);
-      await expectNotification(page, t(locale, 'message.saveSuccess'));
-      const stored = await getRecord(request, tok, entity.resource, String((await res.json()).id));
+      const stored = await saveNew(page, request, tok, entity.resource, locale);
       for (const [mine, theirs] of fills) expect(stored[mine]).toBe(b[theirs]);
     });
   }

@@ -7,23 +7,19 @@
  */
 import { expect, test } from '@playwright/test';
 import { LOCALES } from '../../codegen/runtime/model.ts';
-import { codeOf, listWhere, token } from './pages/api.ts';
+import { sharedAndOwnLines } from './pages/api.ts';
 import { loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
 
 for (const locale of LOCALES) {
   test(`a line of another supplier: the disabled Ship and the row say why (${locale})`, async ({ page, request }) => {
-    const tok = await token(request, 'sup02');
-    const confirmed = await listWhere(request, tok, 'orders', { status: codeOf('purchaseOrderStatus', 'confirmed') });
-    const shared = confirmed.find((o) => o.directSupplierCode === 'S001' && o.purchasingSupplierCode === 'S002');
-    const own = confirmed.find((o) => o.directSupplierCode === 'S002');
-    expect(shared && own).toBeTruthy();
-    const label = (metadata.entities.order.identifyBy ?? []).map((f) => String(shared![f])).join('/');
+    const { shared, own } = await sharedAndOwnLines(request);
+    const label = (metadata.entities.order.identifyBy ?? []).map((f) => String(shared[f])).join('/');
 
     await loginIn(page, 'sup02', locale);
     await openScreen(page, screenNamed('orderShip'), locale);
-    await screen.filter(page, 'orderNo_like').fill(String(shared!.orderNo));
+    await screen.filter(page, 'orderNo_like').fill(String(shared.orderNo));
     await screen.button(page, 'search').click();
-    const row = screen.row(page, String(shared!.id));
+    const row = screen.row(page, String(shared.id));
     await expect(row).toBeVisible();
     await expect(row.getByTestId('lean-row-note')).toHaveText(t(locale, 'ui.notYourLine'));
     await expect(row.getByTestId('lean-row-action-ship')).toHaveCount(0);
@@ -36,9 +32,9 @@ for (const locale of LOCALES) {
     await page.mouse.move(0, 0);
     await expect(page.getByRole('tooltip')).toBeHidden();
     await row.getByRole('checkbox').uncheck();
-    await screen.filter(page, 'orderNo_like').fill(String(own!.orderNo));
+    await screen.filter(page, 'orderNo_like').fill(String(own.orderNo));
     await screen.button(page, 'search').click();
-    const mine = screen.row(page, String(own!.id));
+    const mine = screen.row(page, String(own.id));
     await expect(mine.getByTestId('lean-row-action-ship')).toHaveCount(1);
     await expect(mine.getByTestId('lean-row-note')).toHaveCount(0);
   });

@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import { readFirstSheet } from '../../server/documents/xlsx.ts';
 import { loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
-import { codeOf, firstWhere, getRecord, listWhere, token } from './pages/api.ts';
+import { codeOf, firstWhere, getRecord, listWhere, sharedAndOwnLines, token } from './pages/api.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 
@@ -148,16 +148,12 @@ for (const locale of LOCALES) {
 }
 
 test('a line shared by two suppliers: only its direct supplier is offered the ship button', async ({ page, request }) => {
-  const tok = await token(request, 'sup02');
-  const confirmed = await listWhere(request, tok, 'orders', { status: codeOf('purchaseOrderStatus', 'confirmed') });
-  const shared = confirmed.find((o) => o.directSupplierCode === 'S001' && o.purchasingSupplierCode === 'S002');
-  const own = confirmed.find((o) => o.directSupplierCode === 'S002');
-  expect(shared && own).toBeTruthy();
+  const { tok, shared, own } = await sharedAndOwnLines(request);
   await loginIn(page, 'sup02', 'en-US');
   await openScreen(page, screenNamed('orderShip'), 'en-US');
   for (const [o, offered] of [
-    [shared!, false],
-    [own!, true],
+    [shared, false],
+    [own, true],
   ] as const) {
     await screen.filter(page, 'orderNo_like').fill(String(o.orderNo));
     await screen.button(page, 'search').click();
@@ -170,10 +166,10 @@ test('a line shared by two suppliers: only its direct supplier is offered the sh
     await row.getByRole('checkbox').uncheck();
   }
   // and the server refuses it whatever the browser does
-  const r = await request.post(`/api/orders/${shared!.id}/actions/ship`, {
+  const r = await request.post(`/api/orders/${shared.id}/actions/ship`, {
     headers: { authorization: `Bearer ${tok}`, 'accept-language': 'en-US' },
     data: { shipQty: 1 },
   });
   expect(r.status()).toBe(403);
-  expect((await r.json()).message).toBe(t('en-US', 'error.notActingSupplier', { items: `${shared!.orderNo}/${shared!.itemNo}/${shared!.partsCode}` }));
+  expect((await r.json()).message).toBe(t('en-US', 'error.notActingSupplier', { items: `${shared.orderNo}/${shared.itemNo}/${shared.partsCode}` }));
 });

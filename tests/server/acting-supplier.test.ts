@@ -4,22 +4,15 @@
  * by its purchase supplier. The other supplier still sees the line, and is refused with 403
  * error.notActingSupplier naming it; a bulk call with one such line changes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
-import { bearer, build, loginAll, code, type TestApp } from './helpers.ts';
+import { serverSuite, code } from './helpers.ts';
 
-let t: TestApp;
-let [sup1, sup2] = ['', ''];
-beforeAll(async () => {
-  t = await build({ scale: 0 });
-  [sup1, sup2] = await loginAll(t.app, ['sup01', 'sup02']);
-});
-afterAll(() => t.close());
+const t = serverSuite({ sup1: 'sup01', sup2: 'sup02' }, { scale: 0 });
 
-const post = (url: string, tok: string, payload: unknown, lang = 'en-US') =>
-  t.app.inject({ method: 'POST', url, headers: { ...bearer(tok), 'accept-language': lang }, payload: payload as object });
-const get = (url: string, tok: string) => t.app.inject({ method: 'GET', url, headers: bearer(tok) });
+const post = (url: string, tok: string, payload: unknown, lang?: string) => t.request('POST', url, tok, payload, lang);
+const get = (url: string, tok: string) => t.request('GET', url, tok);
 const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
 let seq = 0;
 const line = (status: string, direct: string, purchasing: string) => {
@@ -44,28 +37,28 @@ describe('an order line shared by two suppliers (direct S001, purchasing S002)',
   it('is shipped, confirmed and printed by the direct supplier only; the purchasing supplier sees it', async () => {
     const shipped = await line('confirmed', 'S001', 'S002');
     const released = await line('released', 'S001', 'S002');
-    expect((await get(`/api/orders/${shipped}`, sup2)).statusCode).toBe(200);
+    expect((await get(`/api/orders/${shipped}`, t.tokens.sup2)).statusCode).toBe(200);
     const refused = [
-      await post(`/api/orders/${shipped}/actions/ship`, sup2, { shipQty: 1 }),
-      await post(`/api/orders/${shipped}/actions/printDeliveryCards`, sup2, { printQty: 1 }),
-      await post(`/api/orders/${released}/actions/confirm`, sup2, { thisShipmentQty: 1 }),
+      await post(`/api/orders/${shipped}/actions/ship`, t.tokens.sup2, { shipQty: 1 }),
+      await post(`/api/orders/${shipped}/actions/printDeliveryCards`, t.tokens.sup2, { printQty: 1 }),
+      await post(`/api/orders/${released}/actions/confirm`, t.tokens.sup2, { thisShipmentQty: 1 }),
     ];
     for (const r of refused) {
       expect(r.statusCode, r.body).toBe(403);
       expect(r.json().code).toBe('error.notActingSupplier');
     }
-    const shippedRow = (await get(`/api/orders/${shipped}`, sup2)).json();
+    const shippedRow = (await get(`/api/orders/${shipped}`, t.tokens.sup2)).json();
     expect(refused[0].json().message).toContain(`${shippedRow.orderNo}/1/${shippedRow.partsCode}`);
-    const zh = await post(`/api/orders/${shipped}/actions/ship`, sup2, { shipQty: 1 }, 'zh-CN');
+    const zh = await post(`/api/orders/${shipped}/actions/ship`, t.tokens.sup2, { shipQty: 1 }, 'zh-CN');
     expect(zh.json().message).toMatch(/^只有负责这些订单行的供应商/);
-    expect((await post(`/api/orders/${shipped}/actions/ship`, sup1, { shipQty: 1 })).statusCode).toBe(200);
-    expect((await post(`/api/orders/${released}/actions/confirm`, sup1, { thisShipmentQty: 5 })).statusCode).toBe(200);
+    expect((await post(`/api/orders/${shipped}/actions/ship`, t.tokens.sup1, { shipQty: 1 })).statusCode).toBe(200);
+    expect((await post(`/api/orders/${released}/actions/confirm`, t.tokens.sup1, { thisShipmentQty: 5 })).statusCode).toBe(200);
   });
 
   it('a bulk ship with one line the caller does not ship changes nothing', async () => {
     const mine = await line('confirmed', 'S002', 'S002');
     const notMine = await line('confirmed', 'S001', 'S002');
-    const r = await post('/api/orders/actions/ship', sup2, { ids: [mine, notMine], shipQty: 1 });
+    const r = await post('/api/orders/actions/ship', t.tokens.sup2, { ids: [mine, notMine], shipQty: 1 });
     expect(r.statusCode).toBe(403);
     const rows = await t.app.db.all<{ shipped_qty: number }>(`SELECT shipped_qty FROM "order" WHERE id IN (?, ?)`, [mine, notMine]);
     expect(rows.map((x) => Number(x.shipped_qty))).toEqual([0, 0]);
@@ -87,11 +80,11 @@ describe('a DFS line shared by two suppliers (original S001, purchase S002)', ()
       purchaseSupplierCode: 'S002',
       warehouseCode: 'PDC01',
     });
-    expect((await get(`/api/dfs-orders/${id}`, sup1)).statusCode).toBe(200);
-    const refused = await post(`/api/dfs-orders/${id}/actions/ship`, sup1, { shipQty: 1 });
+    expect((await get(`/api/dfs-orders/${id}`, t.tokens.sup1)).statusCode).toBe(200);
+    const refused = await post(`/api/dfs-orders/${id}/actions/ship`, t.tokens.sup1, { shipQty: 1 });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'error.notActingSupplier' });
     expect(refused.json().message).toContain('SA-SHARED-1/SH-DFS');
-    expect((await post(`/api/dfs-orders/${id}/actions/ship`, sup2, { shipQty: 1 })).statusCode).toBe(200);
+    expect((await post(`/api/dfs-orders/${id}/actions/ship`, t.tokens.sup2, { shipQty: 1 })).statusCode).toBe(200);
   });
 });

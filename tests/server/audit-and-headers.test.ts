@@ -2,18 +2,12 @@
  * The audit trail (one row per mutation, in the same transaction: rolled back with it; a read API)
  * and the protections every answer carries (security headers, no CORS, no-store, generic 5xx).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
-import { bearer, build, loginAll, code, listUrl, login, multipart, PDF, type TestApp } from './helpers.ts';
+import { serverSuite, bearer, build, code, listUrl, login, multipart, PDF } from './helpers.ts';
 
-let t: TestApp;
-let [admin, sup, staff] = ['', '', ''];
-beforeAll(async () => {
-  t = await build();
-  [admin, sup, staff] = await loginAll(t.app, ['supadmin', 'sup01', 'staff01']);
-});
-afterAll(() => t.close());
+const t = serverSuite({ admin: 'supadmin', sup: 'sup01', staff: 'staff01' });
 
 const AUDIT_COUNT = async () => Number((await t.app.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_entry'))!.n);
 const LAST_AUDIT = async () => (await t.app.db.get('SELECT * FROM audit_entry ORDER BY id DESC LIMIT 1'))!;
@@ -23,25 +17,25 @@ const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: str
 describe('audit trail', () => {
   it('create, update, action, delete and upload each write who, when, what and where', async () => {
     let n = await AUDIT_COUNT();
-    const created = (await call('POST', '/api/notices', admin, { title: '审计', content: 'v1' })).json();
+    const created = (await call('POST', '/api/notices', t.tokens.admin, { title: '审计', content: 'v1' })).json();
     expect(await AUDIT_COUNT()).toBe(++n);
     expect(await LAST_AUDIT()).toMatchObject({ user_id: 'supadmin', warehouse_code: 'PDC01', resource: 'notices', record_id: created.id, operation: 'create' });
     expect(JSON.parse(String((await LAST_AUDIT()).changes)).title).toEqual([null, '审计']);
 
-    await call('PUT', `/api/notices/${created.id}`, admin, { ...created, content: 'v2' });
+    await call('PUT', `/api/notices/${created.id}`, t.tokens.admin, { ...created, content: 'v2' });
     expect(await AUDIT_COUNT()).toBe(++n);
     expect(JSON.parse(String((await LAST_AUDIT()).changes))).toEqual({ content: ['v1', 'v2'] });
 
-    await call('POST', `/api/notices/${created.id}/actions/repeal`, admin, {});
+    await call('POST', `/api/notices/${created.id}/actions/repeal`, t.tokens.admin, {});
     expect(await AUDIT_COUNT()).toBe(++n);
     expect((await LAST_AUDIT()).operation).toBe('action:repeal');
 
     const m = multipart({ noticeId: String(created.id) }, { name: 'a.pdf', data: PDF });
-    await t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload', headers: { ...bearer(admin), ...m.headers }, payload: m.payload });
+    await t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload', headers: { ...bearer(t.tokens.admin), ...m.headers }, payload: m.payload });
     expect(await AUDIT_COUNT()).toBe(++n);
     expect(JSON.parse(String((await LAST_AUDIT()).changes)).storageName).toEqual(['***', '***']);
 
-    await call('DELETE', `/api/notices/${created.id}`, admin);
+    await call('DELETE', `/api/notices/${created.id}`, t.tokens.admin);
     expect(await AUDIT_COUNT()).toBe(n + 1);
     expect((await LAST_AUDIT()).operation).toBe('delete');
   });
@@ -66,26 +60,26 @@ describe('audit trail', () => {
     const b = mk(1);
     await w.close();
     const before = await AUDIT_COUNT();
-    const r = await call('POST', '/api/orders/actions/ship', sup, { ids: [a, b], shipQty: 5 });
+    const r = await call('POST', '/api/orders/actions/ship', t.tokens.sup, { ids: [a, b], shipQty: 5 });
     expect(r.statusCode).toBe(409);
     expect(await AUDIT_COUNT()).toBe(before);
     expect(await t.app.db.get('SELECT shipped_qty, version FROM "order" WHERE id = ?', [a])).toEqual({ shipped_qty: 0, version: 1 });
-    const stale = await call('PUT', `/api/notices/1`, admin, { version: 999, content: 'x' });
+    const stale = await call('PUT', `/api/notices/1`, t.tokens.admin, { version: 999, content: 'x' });
     expect(stale.statusCode).toBe(409);
     expect(await AUDIT_COUNT()).toBe(before);
   });
 
-  it('is readable through the API by internal staff only, never by suppliers or the supplier administrator, never writable', async () => {
-    const r = await call('GET', listUrl('audit-entries', { sort: ['at', 'DESC'], range: [0, 9], filter: { resource: 'notices' } }), staff);
+  it('is readable through the API by internal t.tokens.staff only, never by suppliers or the supplier administrator, never writable', async () => {
+    const r = await call('GET', listUrl('audit-entries', { sort: ['at', 'DESC'], range: [0, 9], filter: { resource: 'notices' } }), t.tokens.staff);
     expect(r.statusCode).toBe(200);
     expect((r.json() as unknown[]).length).toBeGreaterThan(0);
-    expect((await call('GET', '/api/audit-entries', sup)).statusCode).toBe(403);
+    expect((await call('GET', '/api/audit-entries', t.tokens.sup)).statusCode).toBe(403);
     // the supplier administrator manages notices only: the trail names other suppliers' orders,
     // claims and settlements and users' e-mail addresses and mobiles (issue 25 point 3)
-    expect((await call('GET', '/api/audit-entries', admin)).statusCode).toBe(403);
-    expect((await call('GET', '/api/audit-entries/1', admin)).statusCode).toBe(403);
-    expect((await call('POST', '/api/audit-entries', admin, { operation: 'x' })).statusCode).toBe(403);
-    expect((await call('DELETE', '/api/audit-entries/1', admin)).statusCode).toBe(403);
+    expect((await call('GET', '/api/audit-entries', t.tokens.admin)).statusCode).toBe(403);
+    expect((await call('GET', '/api/audit-entries/1', t.tokens.admin)).statusCode).toBe(403);
+    expect((await call('POST', '/api/audit-entries', t.tokens.admin, { operation: 'x' })).statusCode).toBe(403);
+    expect((await call('DELETE', '/api/audit-entries/1', t.tokens.admin)).statusCode).toBe(403);
   });
 });
 

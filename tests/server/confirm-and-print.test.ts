@@ -4,22 +4,15 @@
  * line; the quantity a card carries after a partial shipment; a shipment larger than the confirmed
  * this-shipment quantity (docs/adr/0037-delivery-cards-and-shipments.md).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
-import { bearer, build, loginAll, code, type TestApp } from './helpers.ts';
+import { serverSuite, bearer, code } from './helpers.ts';
 import { inspectPdf } from './documents/pdf-inspect.ts';
 
-let t: TestApp;
-let [sup] = [''];
-beforeAll(async () => {
-  t = await build({ scale: 0 });
-  [sup] = await loginAll(t.app, ['sup01']);
-});
-afterAll(() => t.close());
+const t = serverSuite({ sup: 'sup01' }, { scale: 0 });
 
-const post = (url: string, payload: unknown, lang = 'en-US') =>
-  t.app.inject({ method: 'POST', url, headers: { ...bearer(sup), 'accept-language': lang }, payload: payload as object });
+const post = (url: string, payload: unknown, lang?: string) => t.request('POST', url, t.tokens.sup, payload, lang);
 let seq = 0;
 const released = (orderQty: number, item = 1): Promise<number> => {
   seq++;
@@ -42,7 +35,7 @@ const released = (orderQty: number, item = 1): Promise<number> => {
     }),
   );
 };
-const get = async (id: number) => (await t.app.inject({ method: 'GET', url: `/api/orders/${id}`, headers: bearer(sup) })).json();
+const get = async (id: number) => (await t.app.inject({ method: 'GET', url: `/api/orders/${id}`, headers: bearer(t.tokens.sup) })).json();
 /** the this-shipment quantity printed on the first card (the value after its label) */
 const printedQty = (pdf: Buffer): string => {
   const text = inspectPdf(pdf).pages[0];

@@ -6,57 +6,43 @@
  * files is a codegen error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { runCodegen } from '../../codegen/index.ts';
+import { join } from 'node:path';
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
-import type { DialectName, TableDef } from '../../codegen/runtime/dialect.ts';
 import { quote } from '../../codegen/runtime/dialect.ts';
-import { openDb } from '../../server/db/open.ts';
-import type { Db } from '../../server/db/types.ts';
-import { migrate } from '../../server/db/migrate.ts';
 import { seedDatabase } from '../../server/seed/index.ts';
 import { MAX_PARENTS } from '../../server/seed/demo-files.ts';
 import { fileStoreFor, type FileStore } from '../../server/plugins/file-store.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
-import { testDatabase } from './helpers.ts';
+import { compileMetadataCopy, migratedDatabase, type MigratedDatabase } from './compiled-copy.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 let dir: string;
-let db: Db;
-let drop: () => Promise<void>;
+let database: MigratedDatabase;
 let store: FileStore;
 let meta: CompiledMetadata;
 
 /** A copy of the metadata with one entity file edited, compiled. */
-async function compileWith(entityFile: string, edit: (e: Record<string, unknown>) => void) {
-  const copy = mkdtempSync(join(dir, 'meta-'));
-  cpSync(join(ROOT, 'metadata'), join(copy, 'metadata'), { recursive: true });
-  const p = join(copy, 'metadata/entities', entityFile);
-  const e = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
-  edit(e);
-  writeFileSync(p, JSON.stringify(e));
-  return runCodegen(join(copy, 'metadata'), copy);
-}
+const compileWith = (entityFile: string, edit: (e: Record<string, unknown>) => void) =>
+  compileMetadataCopy(dir, (metadataDir) => {
+    const p = join(metadataDir, 'entities', entityFile);
+    const e = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
+    edit(e);
+    writeFileSync(p, JSON.stringify(e));
+  });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'demo-files-'));
   const r = await compileWith('notice-attachment.json', (e) => (e.seed = { files: 2 }));
-  expect(r.errors.map((x) => x.message)).toEqual([]);
-  meta = r.model!;
-  const tables = JSON.parse(r.files!.get('server/generated/tables.json')!) as Record<DialectName, TableDef[]>;
-  const d = await testDatabase(mkdtempSync(join(dir, 'db-')));
-  drop = d.drop;
-  db = await openDb('databaseUrl' in d.options && d.options.databaseUrl ? { url: d.options.databaseUrl } : { file: d.options.dbFile! });
-  await migrate(db, tables[db.kind], []);
-  store = fileStoreFor(db, d.options.filesDir);
-  await seedDatabase(db, meta, { hashParams: TEST_PARAMS, files: store });
+  expect(r.errors).toEqual([]);
+  meta = r.model;
+  database = await migratedDatabase(dir, r.tables);
+  store = fileStoreFor(database.db, database.options.filesDir);
+  await seedDatabase(database.db, meta, { hashParams: TEST_PARAMS, files: store });
 }, 300_000);
 
 afterAll(async () => {
-  await db?.close();
-  await drop?.();
+  await database?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -64,9 +50,9 @@ describe('demo files for file entities', () => {
   it('gives the first parents two stored PDF files each, named by their rows', async () => {
     const att = meta.entities.noticeAttachment;
     const col = (f: string) => quote(att.fields[f].column);
-    const notices = Number((await db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${quote(meta.entities.notice.table)}`))!.n);
+    const notices = Number((await database.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${quote(meta.entities.notice.table)}`))!.n);
     expect(notices).toBeGreaterThan(0);
-    const rows = await db.all<{ parent: number; name: string; size: number; mime: string; stored: string }>(
+    const rows = await database.db.all<{ parent: number; name: string; size: number; mime: string; stored: string }>(
       `SELECT ${col('noticeId')} AS parent, ${col('fileName')} AS name, ${col('fileSize')} AS size, ${col('mimeType')} AS mime, ${col('storageName')} AS stored FROM ${quote(att.table)} ORDER BY ${quote('id')}`,
     );
     expect(rows).toHaveLength(2 * Math.min(notices, MAX_PARENTS));
@@ -83,6 +69,6 @@ describe('demo files for file entities', () => {
 
   it('the hint on an entity that stores no files is a codegen error', async () => {
     const r = await compileWith('notice.json', (e) => (e.seed = { files: 1 }));
-    expect(r.errors.map((x) => x.message).join('\n')).toContain('demo files are for file entities');
+    expect(r.errors.join('\n')).toContain('demo files are for file entities');
   }, 300_000);
 });

@@ -9,23 +9,21 @@
  * on a later start when the first attempt failed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runCodegen } from '../../codegen/index.ts';
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { DialectName, TableDef } from '../../codegen/runtime/dialect.ts';
 import { entitySchemas } from '../../codegen/runtime/field-schema.ts';
 import { SchemaValidator } from '../../codegen/runtime/validation.ts';
-import { openDb } from '../../server/db/open.ts';
 import type { Db } from '../../server/db/types.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { seedDatabase, seedNewTables } from '../../server/seed/index.ts';
 import { pendingDemoTables, seedOwedTables } from '../../server/seed/pending.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
-import { testDatabase } from './helpers.ts';
 import { addFixtureEntity } from '../support/project-copy.ts';
 import { compareErrors } from '../../codegen/runtime/compare-rules.ts';
+import { compileMetadataCopy, migratedDatabase, type MigratedDatabase } from './compiled-copy.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 type Row = Record<string, unknown>;
@@ -33,36 +31,30 @@ type Row = Record<string, unknown>;
 let dir: string;
 let meta: CompiledMetadata;
 let tables: Record<DialectName, TableDef[]>;
-const dbs: { db: Db; drop(): Promise<void> }[] = [];
+const dbs: MigratedDatabase[] = [];
 
 /** Compiles a copy of the metadata with the fixture entities added. */
 async function compileWithFixtures(): Promise<void> {
   dir = mkdtempSync(join(tmpdir(), 'generic-seed-'));
-  cpSync(join(ROOT, 'metadata'), join(dir, 'metadata'), { recursive: true });
-  for (const name of ['quality-audit', 'quality-audit-finding']) {
-    writeFileSync(join(dir, `metadata/entities/${name}.json`), readFileSync(join(ROOT, `tests/server/fixtures/${name}.json`)));
-  }
-  const tr = JSON.parse(readFileSync(join(ROOT, 'tests/server/fixtures/quality-audit.i18n.json'), 'utf8')) as Record<string, unknown>;
-  for (const [loc, msgs] of Object.entries(tr)) writeFileSync(join(dir, `metadata/i18n/${loc}/quality-audit.json`), JSON.stringify(msgs));
-  // the quality certificate of tests/codegen/fixtures: compare rules and an identifier as its title
-  addFixtureEntity({ writeMetadata: (file, content) => writeFileSync(join(dir, 'metadata', file), JSON.stringify(content)) }, 'supplier-certificate');
-  const r = await runCodegen(join(dir, 'metadata'), dir);
-  expect(r.errors.map((e) => e.message)).toEqual([]);
-  meta = r.model!;
-  tables = JSON.parse(r.files!.get('server/generated/tables.json')!) as typeof tables;
+  const r = await compileMetadataCopy(dir, (metadataDir) => {
+    for (const name of ['quality-audit', 'quality-audit-finding']) {
+      writeFileSync(join(metadataDir, `entities/${name}.json`), readFileSync(join(ROOT, `tests/server/fixtures/${name}.json`)));
+    }
+    const tr = JSON.parse(readFileSync(join(ROOT, 'tests/server/fixtures/quality-audit.i18n.json'), 'utf8')) as Record<string, unknown>;
+    for (const [loc, msgs] of Object.entries(tr)) writeFileSync(join(metadataDir, `i18n/${loc}/quality-audit.json`), JSON.stringify(msgs));
+    // the quality certificate of tests/codegen/fixtures: compare rules and an identifier as its title
+    addFixtureEntity({ writeMetadata: (file, content) => writeFileSync(join(metadataDir, file), JSON.stringify(content)) }, 'supplier-certificate');
+  });
+  expect(r.errors).toEqual([]);
+  meta = r.model;
+  tables = r.tables;
 }
 
 /** A fresh database of the backend under test, with the fixture metadata's tables (or some of them). */
 async function freshDb(only?: (t: TableDef) => boolean): Promise<Db> {
-  const d = await testDatabase(mkdtempSync(join(dir, 'db-')));
-  const db = await openDb('databaseUrl' in d.options && d.options.databaseUrl ? { url: d.options.databaseUrl } : { file: d.options.dbFile! });
-  dbs.push({ db, drop: d.drop });
-  await migrate(
-    db,
-    tables[db.kind].filter((t) => !only || only(t)),
-    [],
-  );
-  return db;
+  const d = await migratedDatabase(dir, tables, only);
+  dbs.push(d);
+  return d.db;
 }
 
 let db: Db;
@@ -74,10 +66,7 @@ beforeAll(async () => {
   await seedDatabase(db, meta, { hashParams: TEST_PARAMS });
 });
 afterAll(async () => {
-  for (const d of dbs) {
-    await d.db.close();
-    await d.drop();
-  }
+  for (const d of dbs) await d.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -7,6 +7,7 @@
  * (a fresh database on the server PORTAL_TEST_PG_URL names, which tests/support/pg-global-setup.ts
  * starts for the vitest project "server-pg"). The same test files run on both.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,6 +145,61 @@ export async function loginAll(app: FastifyInstance, accounts: readonly string[]
     tokens.push(await login(app, username, warehouse));
   }
   return tokens;
+}
+
+/** A test app for a file's tests with the tokens of the accounts it signs in (serverSuite). */
+export interface ServerSuite<K extends string = string> extends TestApp {
+  /** bearer tokens by the names given to serverSuite */
+  tokens: Readonly<Record<K, string>>;
+  /** a request as `token` in `lang` (accept-language; en-US unless named), with a JSON payload if given */
+  request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: unknown, lang?: string): Promise<LightMyRequestResponse>;
+}
+
+/**
+ * The start most server test files share, in one line: a test app on the backend under test built
+ * before the file's tests (beforeAll) and closed after them (afterAll), and demo accounts signed
+ * in, each by a name of the test's (`{ sup: 'sup02@PDC02' }`, as loginAll names accounts; a list
+ * names each by itself). Its fields are there once the tests run:
+ *   const t = serverSuite({ staff: 'staff01', sup: 'sup01' }, { scale: 0 });
+ *   it('...', async () => expect((await t.request('GET', '/api/orders', t.tokens.sup)).statusCode).toBe(200));
+ */
+export function serverSuite<K extends string>(accounts: Readonly<Record<K, string>> | readonly K[], opts: BuildOptions = {}): ServerSuite<K> {
+  const named: [K, string][] = Array.isArray(accounts) ? accounts.map((a: K) => [a, a]) : (Object.entries(accounts) as [K, string][]);
+  let built: TestApp | undefined;
+  const tokens = {} as Record<K, string>;
+  beforeAll(async () => {
+    built = await build(opts);
+    const signedIn = await loginAll(
+      built.app,
+      named.map(([, account]) => account),
+    );
+    named.forEach(([name], i) => (tokens[name] = signedIn[i]));
+  });
+  afterAll(() => built?.close());
+  const the = (): TestApp => {
+    if (!built) throw new Error('serverSuite: the test app exists only while the tests run (beforeAll builds it)');
+    return built;
+  };
+  return {
+    get app() {
+      return the().app;
+    },
+    get dir() {
+      return the().dir;
+    },
+    get database() {
+      return the().database;
+    },
+    close: () => the().close(),
+    tokens,
+    request: (method, url, token, payload, lang = 'en-US') =>
+      the().app.inject({
+        method,
+        url,
+        headers: { ...bearer(token), 'accept-language': lang },
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+      }),
+  };
 }
 
 /** The storage names of every stored file (a directory beside SQLite, the _files table on PostgreSQL). */

@@ -3,21 +3,14 @@
  * screen needs (codegen/runtime/list-projection.ts), the same rows and values as the full page, for
  * every list screen of the metadata; a screen the caller may not open is refused as its export is.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { listFieldsOf } from '../../codegen/runtime/list-projection.ts';
-import { bearer, build, login, type TestApp } from './helpers.ts';
+import { bearer, serverSuite } from './helpers.ts';
 
 type Row = Record<string, unknown>;
-let t: TestApp;
-const tokens: Record<string, string> = {};
 const USERS = ['sup01', 'staff01', 'supadmin'];
-
-beforeAll(async () => {
-  t = await build();
-  for (const u of USERS) tokens[u] = await login(t.app, u);
-});
-afterAll(() => t?.close());
+const t = serverSuite(USERS);
 
 const listScreens = metadata.screens.filter((s) => s.kind === 'list' && s.resource);
 const entityOfResource = (resource: string) => metadata.entities[metadata.resources[resource]];
@@ -57,7 +50,7 @@ describe('a lean page', () => {
       let lean: Awaited<ReturnType<typeof page>> | undefined;
       let user = '';
       for (const u of USERS) {
-        const r = await page(s.resource!, tokens[u], s.name);
+        const r = await page(s.resource!, t.tokens[u], s.name);
         if (r.statusCode === 200) {
           lean = r;
           user = u;
@@ -66,7 +59,7 @@ describe('a lean page', () => {
         expect(r.statusCode, `${s.name} as ${u}: ${r.body}`).toBe(403);
       }
       if (!lean) continue;
-      const full = await page(s.resource!, tokens[user]);
+      const full = await page(s.resource!, t.tokens[user]);
       expect(full.statusCode).toBe(200);
       expect(lean.headers['content-range']).toBe(full.headers['content-range']);
       const fullRows = full.json() as Row[];
@@ -85,14 +78,14 @@ describe('a lean page', () => {
     // a screen for other roles than a supplier's (role user)
     const internal = listScreens.find((s) => s.roles.length && !s.roles.includes('user') && !s.claimWarehouseOnly);
     expect(internal).toBeDefined();
-    const refused = await page(internal!.resource!, tokens.sup01, internal!.name);
+    const refused = await page(internal!.resource!, t.tokens.sup01, internal!.name);
     expect(refused.statusCode).toBe(403);
     const orderScreen = listScreens.find((s) => s.resource === 'orders')!;
-    expect((await page('notices', tokens.staff01, orderScreen.name)).statusCode).toBe(404);
-    expect((await page('orders', tokens.staff01, 'noSuchScreen')).statusCode).toBe(404);
-    expect((await page('orders', tokens.staff01, '__proto__')).statusCode).toBe(404);
+    expect((await page('notices', t.tokens.staff01, orderScreen.name)).statusCode).toBe(404);
+    expect((await page('orders', t.tokens.staff01, 'noSuchScreen')).statusCode).toBe(404);
+    expect((await page('orders', t.tokens.staff01, '__proto__')).statusCode).toBe(404);
     // an empty screen is no screen: the full page
-    const all = await page('orders', tokens.staff01, '');
+    const all = await page('orders', t.tokens.staff01, '');
     expect(all.statusCode).toBe(200);
     expect(Object.keys((all.json() as Row[])[0]).length).toBe(
       entityOfResource('orders').fieldOrder.filter((n) => !entityOfResource('orders').fields[n].private).length,

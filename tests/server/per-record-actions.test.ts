@@ -5,21 +5,14 @@
  * dialog's grid cells. Used by DFS ship and bulk order ship. Rows are made here so every
  * expectation is exact.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
-import { bearer, build, loginAll, code, type TestApp } from './helpers.ts';
+import { serverSuite, code } from './helpers.ts';
 
-let t: TestApp;
-let [sup] = [''];
-beforeAll(async () => {
-  t = await build({ scale: 0 });
-  [sup] = await loginAll(t.app, ['sup01']);
-});
-afterAll(() => t.close());
+const t = serverSuite({ sup: 'sup01' }, { scale: 0 });
 
-const post = (url: string, payload: unknown, lang = 'en-US') =>
-  t.app.inject({ method: 'POST', url, headers: { ...bearer(sup), 'accept-language': lang }, payload: payload as object });
+const post = (url: string, payload: unknown, lang?: string) => t.request('POST', url, t.tokens.sup, payload, lang);
 const insert = (entity: string, values: Record<string, unknown>) => RowWriter.write(t.app.db, metadata, (w) => w.insert(entity, values));
 const row = async (table: string, id: number) => (await t.app.db.get<Record<string, unknown>>(`SELECT * FROM ${table} WHERE id = ?`, [id]))!;
 

@@ -16,6 +16,7 @@ import { tables as allTables } from '../../server/generated/index.ts';
 import type { TableDef } from '../../codegen/runtime/dialect.ts';
 import { BACKEND, testDatabase } from './helpers.ts';
 import { scaled } from '../support/waits.ts';
+import { runToEnd, type RunResult } from '../support/project-copy.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -36,7 +37,7 @@ async function database(): Promise<Record<string, string>> {
 }
 
 /** Runs server/main.ts of `root` until it ends (it should: every case here is a failed start). */
-function start(env: Record<string, string>, root = ROOT): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function start(env: Record<string, string>, root = ROOT): Promise<RunResult> {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const k of ['JWT_SECRET', 'DATABASE_URL', 'PORTAL_DB', 'PORTAL_WORKERS', 'PORTAL_SEED', 'PORT', 'HOST', 'LOG_LEVEL', 'PG_POOL_MAX']) delete base[k];
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -44,17 +45,7 @@ function start(env: Record<string, string>, root = ROOT): Promise<{ code: number
     env: { ...base, HOST: '127.0.0.1', PORT: '0', PORTAL_SEED: 'none', LOG_LEVEL: 'warn', JWT_SECRET: 'startup-test-secret-0123456789-0123456789', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), scaled(90_000));
-  return new Promise((done) =>
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      done({ code, stderr, stdout });
-    }),
-  );
+  return runToEnd(child, scaled(90_000), 'exit');
 }
 
 /** The one paragraph: text, no stack frames, no driver dump. */

@@ -6,24 +6,17 @@
  * field error naming it, in the caller's language, and nothing is written; known codes pass, and
  * an internal account's department is not a supplier code at all (the lookup's `when`).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '../../server/generated/index.ts';
 import { DEMO_SUPPLIERS } from '../../server/seed/base.ts';
-import { bearer, build, loginAll, code, importFeeRows, type TestApp } from './helpers.ts';
+import { serverSuite, bearer, code, importFeeRows } from './helpers.ts';
 
-let t: TestApp;
-let [staff, sup] = ['', ''];
-beforeAll(async () => {
-  t = await build();
-  [staff, sup] = await loginAll(t.app, ['staff01', 'sup01']);
-});
-afterAll(() => t.close());
+const t = serverSuite({ staff: 'staff01', sup: 'sup01' });
 
 const KEY = 'validation.unknownSupplier';
 const UNKNOWN = 'S999';
 const count = async (table: string) => Number((await t.app.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n);
-const send = (method: 'POST' | 'PUT', url: string, payload: unknown, token = staff, lang = 'en-US') =>
-  t.app.inject({ method, url, headers: { ...bearer(token), 'accept-language': lang }, payload: payload as object });
+const send = (method: 'POST' | 'PUT', url: string, payload: unknown, token = t.tokens.staff, lang?: string) => t.request(method, url, token, payload, lang);
 let n = 0;
 const feeItem = (over: Record<string, string | number> = {}) => ({
   originalPartsCode: `SR-${++n}`,
@@ -47,10 +40,10 @@ const account = (over: Record<string, unknown> = {}) => ({
 
 describe('the supplier master', () => {
   it('holds the demo suppliers; a supplier reads only its own row', async () => {
-    const all = await t.app.inject({ method: 'GET', url: '/api/suppliers', headers: bearer(staff) });
+    const all = await t.app.inject({ method: 'GET', url: '/api/suppliers', headers: bearer(t.tokens.staff) });
     expect(all.statusCode).toBe(200);
     expect(all.json().map((r: { supplierCode: string }) => r.supplierCode)).toEqual(DEMO_SUPPLIERS.map((s) => s.code));
-    const own = await t.app.inject({ method: 'GET', url: '/api/suppliers', headers: bearer(sup) });
+    const own = await t.app.inject({ method: 'GET', url: '/api/suppliers', headers: bearer(t.tokens.sup) });
     expect(own.json().map((r: { supplierCode: string }) => r.supplierCode)).toEqual(['S001']);
   });
 
@@ -67,7 +60,7 @@ describe('fee items name an existing supplier', () => {
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ code: 'error.validation', errors: { supplierCode: KEY }, errorArgs: { supplierCode: { value: UNKNOWN } } });
     expect(await count('consulting_fee_item')).toBe(before);
-    const zh = await send('POST', '/api/consulting-fee-items', feeItem({ supplierCode: UNKNOWN }), staff, 'zh-CN');
+    const zh = await send('POST', '/api/consulting-fee-items', feeItem({ supplierCode: UNKNOWN }), t.tokens.staff, 'zh-CN');
     expect(zh.json().message).toBe(messages['zh-CN']['error.validation']);
     const ok = await send('POST', '/api/consulting-fee-items', feeItem({ supplierCode: 'S002' }));
     expect(ok.statusCode, ok.body).toBe(201);
@@ -85,7 +78,7 @@ describe('fee items name an existing supplier', () => {
   it('import: the row of an unknown supplier is reported by row and field, and nothing is imported', async () => {
     const before = await count('consulting_fee_item');
     const rows = [feeItem(), feeItem({ supplierCode: UNKNOWN })];
-    const r = await importFeeRows(t.app, staff, rows);
+    const r = await importFeeRows(t.app, t.tokens.staff, rows);
     expect(r.statusCode, r.body).toBe(400);
     expect(r.json()).toMatchObject({ code: 'error.importFailed', errors: { 'row3.supplierCode': KEY } });
     expect(Object.keys(r.json().errors)).toEqual(['row3.supplierCode']);

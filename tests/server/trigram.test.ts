@@ -4,24 +4,17 @@
  * the plain LIKE / ILIKE answered, for searches of every length, in any case, with LIKE's wildcard
  * characters as literal text; the index follows inserts, updates and deletes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { ftsTable, trigramFields } from '../../server/db/trigram.ts';
 import { likePattern, quote } from '../../codegen/runtime/dialect.ts';
 import type { CompiledEntity } from '../../codegen/runtime/model.ts';
 import { DEMO_PRINCIPALS } from '../bench/list-cases.ts';
-import { BACKEND, bearer, build, login, type TestApp } from './helpers.ts';
+import { BACKEND, bearer, serverSuite } from './helpers.ts';
 
 type Row = Record<string, unknown>;
-let t: TestApp;
-const tokens: Record<string, string> = {};
 const USERS = ['staff01', 'supadmin', 'sup01'];
-
-beforeAll(async () => {
-  t = await build();
-  for (const u of USERS) tokens[u] = await login(t.app, u);
-});
-afterAll(() => t?.close());
+const t = serverSuite(USERS);
 
 const indexed = Object.values(metadata.entities).filter((e) => trigramFields(e).length);
 const list = (e: CompiledEntity, token: string, filter: Record<string, unknown>) =>
@@ -69,12 +62,12 @@ describe('contains filters', () => {
     let compared = 0;
     for (const e of indexed) {
       let all: Row[] | undefined;
-      let token = tokens[USERS[0]];
+      let token = t.tokens[USERS[0]];
       for (const u of USERS) {
-        const r = await list(e, tokens[u], {});
+        const r = await list(e, t.tokens[u], {});
         if (r.statusCode === 200) {
           all = r.json() as Row[];
-          token = tokens[u];
+          token = t.tokens[u];
           break;
         }
       }
@@ -137,7 +130,7 @@ describe('contains filters', () => {
     const table = quote(e.table);
     const col = quote(e.fields.title.column);
     const cols = e.fieldOrder.filter((n) => n !== 'id').map((n) => quote(e.fields[n].column));
-    const ids = async (s: string) => ((await list(e, tokens.staff01, { title_like: s })).json() as Row[]).map((r) => r.id);
+    const ids = async (s: string) => ((await list(e, t.tokens.staff01, { title_like: s })).json() as Row[]).map((r) => r.id);
     // a copy of the first notice (no attachments: it can be deleted again)
     const [{ id: first }] = await t.app.db.all<{ id: number }>(`SELECT "id" FROM ${table} ORDER BY "id" LIMIT 1`);
     const values = cols.map((c) => (c === col ? '?' : c));

@@ -82,19 +82,7 @@ export function copyProject(prefix = 'portal-copy-'): ProjectCopy {
       writeFileSync(join(dir, 'metadata', file), typeof content === 'string' ? content : JSON.stringify(content, null, 2) + '\n');
     },
     run(cmd, args, opts = {}) {
-      return new Promise((resolvePromise, reject) => {
-        const child = spawn(cmd, args, { cwd: dir, env: env(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : undefined;
-        child.on('error', reject);
-        child.on('close', (code) => {
-          clearTimeout(timer);
-          resolvePromise({ code, stdout, stderr });
-        });
-      });
+      return runToEnd(spawn(cmd, args, { cwd: dir, env: env(opts.env), stdio: ['ignore', 'pipe', 'pipe'] }), opts.timeoutMs);
     },
     start(cmd, args, opts = {}) {
       // its own process group: stopping it ends its children too (tsx watch, vite)
@@ -105,6 +93,26 @@ export function copyProject(prefix = 'portal-copy-'): ProjectCopy {
     },
   };
   return copy;
+}
+
+/**
+ * The exit code and output of a child started with piped stdout and stderr, killed after `timeoutMs`
+ * if given. It answers once the output is closed (all of it read), or with `end: 'exit'` once the
+ * child itself has exited (processes it forked may hold the output open longer).
+ */
+export function runToEnd(child: ChildProcess, timeoutMs?: number, end: 'close' | 'exit' = 'close'): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = timeoutMs ? setTimeout(() => child.kill('SIGKILL'), timeoutMs) : undefined;
+    child.on('error', reject);
+    child.on(end, (code: number | null) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
 }
 
 /** Adds the fixture entity of tests/codegen/fixtures (`<name>.json` and `<name>.i18n.json`) as metadata/entities/<name>.json plus its two catalogues. */

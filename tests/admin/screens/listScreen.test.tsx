@@ -4,17 +4,16 @@
  * actions, the generated action dialog validating before it calls runAction, and a requireFilter
  * screen that queries nothing until a condition is given.
  */
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { AdminContext, memoryStore, testDataProvider, type GetListParams } from 'react-admin';
+import type { GetListParams } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { metadata } from '../../../admin/src/generated/index.ts';
-import en from '../../../admin/src/generated/messages.en-US.json';
-import { ListScreen, ScreenPage } from '../../../admin/src/screens/index.tsx';
+import { ListScreen } from '../../../admin/src/screens/index.tsx';
 import { screenTestLifecycle } from './screenTest.ts';
+import { msg, renderScreen, screenWhere } from './renderScreen.tsx';
 
-const msg = en as Record<string, string>;
-const screenOf = (name: string) => metadata.screens.find((s) => s.name === name) as CompiledScreen;
+const screenOf = (name: string) => screenWhere((s) => s.name === name);
 const code = (table: string, key: string) => metadata.codeTables[table].values.find((v) => v.key === key)!.code;
 const RELEASED = code('purchaseOrderStatus', 'released');
 
@@ -37,12 +36,7 @@ function orders(n: number, status = RELEASED) {
 function mount(s: CompiledScreen, rows: Record<string, unknown>[]) {
   const getList = vi.fn(async (_res: string, p: GetListParams) => ({ data: rows.slice(0, p.pagination!.perPage), total: rows.length }));
   const runAction = vi.fn(async () => ({ data: rows[0] }));
-  const dataProvider = { ...testDataProvider({ getList: getList as never }), runAction, upload: vi.fn(), download: vi.fn(), exportList: vi.fn() };
-  render(
-    <AdminContext dataProvider={dataProvider} i18nProvider={i18n()} store={memoryStore()}>
-      <ScreenPage screen={s} />
-    </AdminContext>,
-  );
+  renderScreen(s, i18n(), getList, { runAction });
   return { getList, runAction };
 }
 

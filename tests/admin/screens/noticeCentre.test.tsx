@@ -1,15 +1,12 @@
 /** The notice centre: active notices with their attachments; 'No Announcement!' when there is none. */
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { AdminContext, memoryStore, testDataProvider, type GetListParams } from 'react-admin';
-import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
+import type { GetListParams } from 'react-admin';
 import { metadata } from '../../../admin/src/generated/index.ts';
-import en from '../../../admin/src/generated/messages.en-US.json';
-import { ScreenPage } from '../../../admin/src/screens/index.tsx';
 import { screenTestLifecycle } from './screenTest.ts';
+import { msg, renderScreen, screenWhere } from './renderScreen.tsx';
 
-const msg = en as Record<string, string>;
-const dashboard = metadata.screens.find((s) => s.component === 'NoticeCentre') as CompiledScreen;
+const dashboard = screenWhere((s) => s.component === 'NoticeCentre');
 
 const i18n = screenTestLifecycle(() => import('../../../admin/src/custom/NoticeCentre.tsx'));
 
@@ -19,12 +16,7 @@ function mount(notices: Record<string, unknown>[], attachments: Record<string, u
     return { data: rows, total: rows.length };
   });
   const download = vi.fn(async () => ({ data: {} }));
-  const dataProvider = { ...testDataProvider({ getList: getList as never }), download, runAction: vi.fn(), upload: vi.fn(), exportList: vi.fn() };
-  render(
-    <AdminContext dataProvider={dataProvider} i18nProvider={i18n()} store={memoryStore()}>
-      <ScreenPage screen={dashboard} />
-    </AdminContext>,
-  );
+  renderScreen(dashboard, i18n(), getList, { download });
   return { getList, download };
 }
 

@@ -2,19 +2,13 @@
  * The fee-item import over HTTP: the template download, a multipart upload to the collection
  * action (the file checked by the action's upload rule), per-row errors, and nothing written on failure.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { metadata } from '../../../server/generated/index.ts';
 import { feeItemTemplate } from '../../../server/handlers/fee-import.ts';
 import { readFirstSheet, type CellValue } from '../../../server/documents/xlsx.ts';
-import { bearer, build, loginAll, multipart, PDF, type TestApp } from '../helpers.ts';
+import { serverSuite, bearer, multipart, PDF } from '../helpers.ts';
 
-let t: TestApp;
-let [staff, sup] = ['', ''];
-beforeAll(async () => {
-  t = await build();
-  [staff, sup] = await loginAll(t.app, ['staff01', 'sup01']);
-});
-afterAll(() => t.close());
+const t = serverSuite({ staff: 'staff01', sup: 'sup01' });
 
 const row = (over: Record<string, CellValue> = {}): Record<string, CellValue> => ({
   originalPartsCode: '8E0-615-301-A',
@@ -41,19 +35,21 @@ describe('fee item import over HTTP', () => {
     const r = await t.app.inject({
       method: 'GET',
       url: '/api/consulting-fee-items/actions/import/template',
-      headers: { ...bearer(staff), 'accept-language': 'zh-CN' },
+      headers: { ...bearer(t.tokens.staff), 'accept-language': 'zh-CN' },
     });
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-disposition']).toMatch(/\.xlsx/);
     const sheet = readFirstSheet(r.rawPayload);
     expect(sheet.rows[0].cells.some((c) => typeof c === 'string' && /[\u4e00-\u9fff]/.test(c))).toBe(true);
-    expect((await t.app.inject({ method: 'GET', url: '/api/consulting-fee-items/actions/import/template', headers: bearer(sup) })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/consulting-fee-items/actions/import/template', headers: bearer(t.tokens.sup) })).statusCode).toBe(
+      403,
+    );
   });
 
   it('imports every row of a valid workbook as to-be-confirmed items', async () => {
     const before = await count();
     const file = feeItemTemplate(metadata, 'zh-CN', [row(), row({ feePartsCode: 'ZX-2' })]).body;
-    const r = await upload(staff, '咨询费.xlsx', file);
+    const r = await upload(t.tokens.staff, '咨询费.xlsx', file);
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json().result).toEqual({ imported: 2 });
     expect(await count()).toBe(before + 2);
@@ -64,7 +60,7 @@ describe('fee item import over HTTP', () => {
   it('a bad row names its row and field, and nothing is imported', async () => {
     const before = await count();
     const file = feeItemTemplate(metadata, 'en-US', [row({ feePartsCode: 'ZX-3' }), row({ feePartsCode: 'ZX-4', managementRate: 'abc' })]).body;
-    const r = await upload(staff, 'fees.xlsx', file);
+    const r = await upload(t.tokens.staff, 'fees.xlsx', file);
     expect(r.statusCode).toBe(400);
     expect(r.json().code).toBe('error.importFailed');
     expect(Object.keys(r.json().errors)).toContain('row3.managementRate');
@@ -72,8 +68,8 @@ describe('fee item import over HTTP', () => {
   });
 
   it("the file is checked by the action's upload rule: type by content, only for allowed profiles", async () => {
-    expect((await upload(staff, 'fees.xlsx', PDF)).json().code).toBe('error.fileType');
-    expect((await upload(staff, 'fees.pdf', PDF)).json().code).toBe('error.fileType');
-    expect((await upload(sup, 'fees.xlsx', feeItemTemplate(metadata, 'en-US', [row()]).body)).statusCode).toBe(403);
+    expect((await upload(t.tokens.staff, 'fees.xlsx', PDF)).json().code).toBe('error.fileType');
+    expect((await upload(t.tokens.staff, 'fees.pdf', PDF)).json().code).toBe('error.fileType');
+    expect((await upload(t.tokens.sup, 'fees.xlsx', feeItemTemplate(metadata, 'en-US', [row()]).body)).statusCode).toBe(403);
   });
 });
