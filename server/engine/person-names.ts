@@ -10,6 +10,7 @@
 import type { CompiledEntity } from '../../codegen/runtime/model.ts';
 import { quote } from '../../codegen/runtime/dialect.ts';
 import { holdsUserId, personNameKey } from '../../codegen/runtime/person-name.ts';
+import type { Queryable } from '../db/types.ts';
 
 const ACCOUNTS = { table: 'account', userId: 'user_id', name: 'name' } as const;
 
@@ -47,4 +48,19 @@ export function personNameColumns(e: CompiledEntity, fields?: readonly string[])
       )),
     );
   return sql;
+}
+
+/**
+ * The names of the people whose user IDs are given (nulls and repeats skipped), in one query:
+ * for lists built in code rather than SQL (a record's history). An ID without an account has no
+ * entry; the caller shows the ID.
+ */
+export async function personNames(q: Queryable, userIds: Iterable<unknown>): Promise<Map<string, string>> {
+  const ids = [...new Set([...userIds].filter((v): v is string => typeof v === 'string' && v !== ''))];
+  if (!ids.length) return new Map();
+  const rows = await q.all<{ userId: string; name: string }>(
+    `SELECT ${quote(ACCOUNTS.userId)} AS "userId", ${quote(ACCOUNTS.name)} AS "name" FROM ${quote(ACCOUNTS.table)} WHERE ${quote(ACCOUNTS.userId)} IN (${ids.map(() => '?').join(', ')})`,
+    ids,
+  );
+  return new Map(rows.map((r) => [r.userId, r.name]));
 }

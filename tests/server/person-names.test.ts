@@ -72,6 +72,16 @@ describe('a stock adjustment audited by staff', () => {
     expect(((await call('GET', `/api/stock-adjustments/${id}`, sup)).json() as Rec).auditor__name).toBe(one.auditor__name);
   });
 
+  it("the record's history names who did each step, and the auditor it recorded", async () => {
+    const h = await call('GET', `/api/history/stock-adjustments/${id}`, sup);
+    expect(h.statusCode, h.body).toBe(200);
+    const entries = h.json() as { userId: string; userName: string; operation: string; changes: { field: string; after: string | null }[] }[];
+    const returned = entries.find((x) => x.operation === 'action:return')!;
+    expect(returned).toMatchObject({ userId: 'staff01', userName: await nameOf('staff01') });
+    expect(returned.changes.find((c) => c.field === 'auditor')?.after).toBe(await nameOf('staff01'));
+    expect(entries.find((x) => x.operation === 'create')).toMatchObject({ userId: 'sup01', userName: await nameOf('sup01') });
+  });
+
   it('a user ID no account has any more shows as itself', async () => {
     await t.app.db.run(`UPDATE stock_adjustment SET auditor = ? WHERE id = ?`, ['gone01', id]);
     expect((await call('GET', `/api/stock-adjustments/${id}`, staff)).json()).toMatchObject({ auditor: 'gone01', auditor__name: 'gone01' });
