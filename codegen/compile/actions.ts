@@ -93,6 +93,12 @@ export function compileActions(s: EntityScope): Record<string, CompiledAction> {
     const set: Record<string, unknown> = {};
     for (const [sk, sv] of Object.entries(a.set ?? {})) {
       const fd = hasField(sk, `${p}/set/${sk}`, `action "${an}" set`);
+      if (sv === '$user' && fd && fd.holds !== 'userId')
+        err(
+          file,
+          `${p}/set/${sk}`,
+          `action "${an}" sets "${sk}" to "$user" (a user ID): the field needs "holds": "userId" so that screens show the person's name`,
+        );
       set[sk] = fd?.type === 'code' && fd.codeTable && typeof sv === 'string' && !sv.startsWith('$') ? codeOf(file, `${p}/set/${sk}`, fd.codeTable, sv) : sv;
     }
     if (a.collection && !a.handler) err(file, `${p}/collection`, `a collection action needs a handler (it has no record to change)`);

@@ -30,6 +30,9 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
   checkNumericRange(file, p, base[0] === 'actions' ? `input "${name}" of action "${base[1]}"` : `field "${name}"`, f, err);
   if (f.autoNumber && f.type !== 'string') err(file, `${p}/autoNumber`, `autoNumber is only for string fields`);
   if (f.identifier && f.type !== 'string') err(file, `${p}/identifier`, `identifier is only for string fields (a column as wide as maxLength characters)`);
+  if (f.holds && f.type !== 'string') err(file, `${p}/holds`, `holds "${f.holds}" is only for string fields (a user ID is text)`);
+  if (f.sessionDefault === 'userId' && f.holds !== 'userId')
+    err(file, `${p}/sessionDefault`, `a field filled with the user ID needs "holds": "userId" (screens show the person's name)`);
   if (f.autoNumber && f.maxLength && f.autoNumber.prefix.length + 8 + f.autoNumber.digits > f.maxLength)
     err(file, `${p}/autoNumber`, `prefix + date + ${f.autoNumber.digits} digits do not fit maxLength ${f.maxLength}`);
   if (f.type === 'code') {
@@ -83,6 +86,7 @@ export function compileField(env: FieldEnv, file: string, base: string[], entity
     system: false,
     ...(f.identifier || f.autoNumber ? { identifier: true } : {}),
     ...(f.autoNumber ? { autoNumber: f.autoNumber } : {}),
+    ...(f.holds ? { holds: f.holds } : {}),
     ...(f.sessionDefault ? { sessionDefault: f.sessionDefault } : {}),
     ...(f.lookup
       ? {

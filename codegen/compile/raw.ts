@@ -28,6 +28,7 @@ export interface RawField {
   sort?: boolean;
   search?: boolean;
   identifier?: boolean;
+  holds?: 'userId';
   autoNumber?: { prefix: string; digits: number };
   sessionDefault?: CompiledField['sessionDefault'];
   lookup?: {

@@ -9,6 +9,8 @@ export interface HistoryChange {
 export interface HistoryEntry {
   at: string;
   userId: string;
+  /** the person's name (the user ID when no account has it any more) */
+  userName: string;
   /** create, update, delete, action:<name>, upload, overwrite, fileAdded, fileRemoved */
   operation: string;
   operationLabel: string;

@@ -48,6 +48,8 @@ export interface CompiledField {
   /** a value users tell records apart by (declared, or an autoNumber field): lists never cut it off */
   identifier?: true;
   autoNumber?: { prefix: string; digits: number };
+  /** 'userId': the value is an account's user ID; records carry the person's name beside it (person-name.ts) */
+  holds?: 'userId';
   sessionDefault?: 'userId' | 'userName' | 'supplierCode' | 'supplierName' | 'warehouseCode' | 'now';
   /**
    * The value must be `field` of a record of `entity` that the caller can read and whose fields

@@ -16,6 +16,8 @@ import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type
 import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
 import { sqliteTrigramProbe, type TrigramProbe } from '../db/trigram.ts';
 import { fieldOf, selectFields, selectList, toRecord } from './records.ts';
+import { personNameColumns, personNameSql } from './person-names.ts';
+import { holdsUserId, personNameField, personNameKey } from '../../codegen/runtime/person-name.ts';
 import { emitMessages } from '../outbox/emit.ts';
 import type {
   ActionContext,
@@ -213,7 +215,7 @@ export class Engine {
     const from = ` FROM ${quote(e.table)} a${this.whereClause(where)}`;
     return {
       page: {
-        sql: `SELECT ${fields ? selectFields(e, fields) : selectList(e)}${from} ORDER BY ${q.orderBy} ${this.d.limitOffset(q.end - q.start + 1, q.start)}`,
+        sql: `SELECT ${fields ? selectFields(e, fields) : selectList(e)}${personNameColumns(e, fields)}${from} ORDER BY ${q.orderBy} ${this.d.limitOffset(q.end - q.start + 1, q.start)}`,
         params: where.params,
       },
       // one more row than the cap tells "more than the cap" from "exactly the cap"
@@ -256,7 +258,9 @@ export class Engine {
     const cols = fields.map((n) => {
       const f = fieldOf(e, n);
       if (!f || f.private) throw new Error(`export of unknown or private field ${e.name}.${n}`);
-      return f.type === 'ref' ? this.referenceTitle(p, f.ref!, `a.${quote(f.column)}`) : { sql: `a.${quote(f.column)}`, params: [] };
+      if (f.type === 'ref') return this.referenceTitle(p, f.ref!, `a.${quote(f.column)}`);
+      // a person is exported by name, as a reference by its title
+      return { sql: holdsUserId(f) ? personNameSql(`a.${quote(f.column)}`) : `a.${quote(f.column)}`, params: [] };
     });
     // the select list's parameters come before the WHERE clause's
     return {
@@ -303,8 +307,10 @@ export class Engine {
    */
   private async selectById(q: Queryable, e: CompiledEntity, id: number, scope: SqlPart | null, includePrivate = false, lock = false): Promise<Rec | undefined> {
     const where = this.and({ sql: `a.${quote('id')} = ?`, params: [id] }, scope);
+    // a row read to be shown carries its people's names; a row read to be changed (private, locked) does not
+    const names = includePrivate || lock ? '' : personNameColumns(e);
     const row = await q.get<Rec>(
-      `SELECT ${selectList(e, 'a', includePrivate)} FROM ${quote(e.table)} a${this.whereClause(where)}${lock ? this.d.forUpdate('a') : ''}`,
+      `SELECT ${selectList(e, 'a', includePrivate)}${names} FROM ${quote(e.table)} a${this.whereClause(where)}${lock ? this.d.forUpdate('a') : ''}`,
       where.params,
     );
     return row ? toRecord(e, row) : undefined;
@@ -597,6 +603,8 @@ export class Engine {
       const data: Rec = {};
       for (const [k, v] of Object.entries(body)) {
         const f = fieldOf(e, k);
+        // a person's name sent back beside its user ID is shown text, not a field: nothing to write
+        if (!f && personNameField(e, k)) continue;
         if (!f || f.private) {
           errors[k] = { key: 'validation.unknownField' };
           continue;
@@ -1067,6 +1075,8 @@ export class Engine {
     const records = (outcome?.records ?? []).map((r) => {
       const out: Rec = {};
       for (const n of e.fieldOrder) if (!e.fields[n].private) out[n] = r[n];
+      // the people's names the re-read record carries (person-names.ts), after the fields as on a read
+      for (const n of e.fieldOrder) if (holdsUserId(e.fields[n]) && r[personNameKey(n)] !== undefined) out[personNameKey(n)] = r[personNameKey(n)];
       return out;
     });
     if (outcome?.file) return { records, file: await outcome.file() };

@@ -33,6 +33,7 @@ import type { Engine, ListStatements } from './engine.ts';
 import type { SqlPart } from './access.ts';
 import type { Principal } from './principal.ts';
 import { COUNT_LOOKAHEAD, contentRange } from './query.ts';
+import { holdsUserId, personNameKey } from '../../codegen/runtime/person-name.ts';
 
 /** The fields of a record as the generic route sends them, in that order. */
 const visibleFields = (e: CompiledEntity): CompiledField[] => e.fieldOrder.filter((n) => !e.fields[n].private).map((n) => e.fields[n]);
@@ -80,7 +81,12 @@ function projection(e: CompiledEntity, d: Dialect, names?: readonly string[]): s
   let p = byDialect.get(d.name);
   if (!p) {
     const fields = names ? visibleFields(e).filter((f) => names.includes(f.name)) : visibleFields(e);
-    p = d.name === 'sqlite' ? `json_object(${fields.map((f) => `'${f.name}', ${sqliteValue(f)}`).join(', ')})` : fields.map(postgresColumn).join(', ');
+    // the people's names come last, as the page statement appends them (person-names.ts)
+    const people = fields.filter(holdsUserId).map((f) => personNameKey(f.name));
+    p =
+      d.name === 'sqlite'
+        ? `json_object(${[...fields.map((f) => `'${f.name}', ${sqliteValue(f)}`), ...people.map((n) => `'${n}', t.${quote(n)}`)].join(', ')})`
+        : [...fields.map(postgresColumn), ...people.map((n) => `t.${quote(n)}`)].join(', ');
     byDialect.set(d.name, p);
   }
   return p;

@@ -15,6 +15,8 @@ import type { HistoryChange, HistoryEntry } from '../../codegen/runtime/history.
 import type { Engine } from '../engine/engine.ts';
 import type { Principal } from '../engine/principal.ts';
 import { translate } from '../engine/i18n.ts';
+import { personNames } from '../engine/person-names.ts';
+import { holdsUserId } from '../../codegen/runtime/person-name.ts';
 
 export type { HistoryChange, HistoryEntry };
 
@@ -75,6 +77,7 @@ export async function recordHistory(engine: Engine, p: Principal, e: CompiledEnt
   const entries: HistoryEntry[] = own.map((r) => ({
     at: r.at,
     userId: r.userId,
+    userName: r.userId,
     operation: r.operation,
     operationLabel: operationLabel(e, r.operation, locale),
     changes: Object.entries(parseChanges(r.changes)).flatMap(([name, pair]) => {
@@ -99,6 +102,7 @@ export async function recordHistory(engine: Engine, p: Principal, e: CompiledEnt
       entries.push({
         at: r.at,
         userId: r.userId,
+        userName: r.userId,
         operation,
         operationLabel: translate(locale, `history.op.${operation}`),
         changes: [],
@@ -106,5 +110,23 @@ export async function recordHistory(engine: Engine, p: Principal, e: CompiledEnt
       });
     }
   }
-  return entries.sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0)).slice(0, HISTORY_LIMIT);
+  return byName(engine, e, entries.sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0)).slice(0, HISTORY_LIMIT));
+}
+
+/**
+ * People by name (engine/person-names.ts): who did each change, and the before and after of a
+ * field that holds a user ID (an auditor set by an action); an ID without an account stays the ID.
+ */
+async function byName(engine: Engine, e: CompiledEntity, entries: HistoryEntry[]): Promise<HistoryEntry[]> {
+  const person = (c: { field: string }) => holdsUserId(e.fields[c.field]);
+  const names = await personNames(engine.db, [
+    ...entries.map((x) => x.userId),
+    ...entries.flatMap((x) => x.changes.filter(person).flatMap((c) => [c.before, c.after])),
+  ]);
+  const nameOf = (id: string | null) => (id === null ? null : (names.get(id) ?? id));
+  for (const x of entries) {
+    x.userName = nameOf(x.userId)!;
+    for (const c of x.changes.filter(person)) [c.before, c.after] = [nameOf(c.before), nameOf(c.after)];
+  }
+  return entries;
 }

@@ -57,11 +57,12 @@ export const chartDataSchema = {
 
 export const historyEntrySchema = {
   type: 'object',
-  required: ['at', 'userId', 'operation', 'operationLabel', 'changes'],
+  required: ['at', 'userId', 'userName', 'operation', 'operationLabel', 'changes'],
   additionalProperties: false,
   properties: {
     at: { type: 'string' },
     userId: { type: 'string' },
+    userName: { type: 'string', description: 'the name of the person who did it (the user ID when no account has it any more)' },
     operation: { type: 'string' },
     operationLabel: { type: 'string' },
     fileName: { type: 'string' },

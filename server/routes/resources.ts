@@ -16,6 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import { schemas, messages } from '../generated/index.ts';
 import { AppError } from '../engine/errors.ts';
 import { fieldOf } from '../engine/records.ts';
+import { holdsUserId, personNameKey } from '../../codegen/runtime/person-name.ts';
 import { checkFile } from './files.ts';
 import { readMultipart } from './multipart.ts';
 import { leanFields } from './lean-list.ts';
@@ -38,7 +39,16 @@ export function responseSchema(e: CompiledEntity) {
   return {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(e.fieldOrder.filter((n) => !e.fields[n].private).map((n) => [n, { type: [JSON_TYPE[e.fields[n].type], 'null'] }])),
+    properties: Object.fromEntries([
+      ...e.fieldOrder.filter((n) => !e.fields[n].private).map((n) => [n, { type: [JSON_TYPE[e.fields[n].type], 'null'] }]),
+      // after the fields: the name of the person whose user ID a field holds (engine/person-names.ts)
+      ...e.fieldOrder
+        .filter((n) => !e.fields[n].private && holdsUserId(e.fields[n]))
+        .map((n) => [
+          personNameKey(n),
+          { type: ['string', 'null'], description: `the name of the person whose user ID ${n} holds (the ID when no account has it)` },
+        ]),
+    ]),
   };
 }
 

@@ -28,6 +28,7 @@ type DB = Database.Database;
 import { metadata } from '../../server/generated/index.ts';
 import { responseSchema } from '../../server/routes/resources.ts';
 import { selectList } from '../../server/engine/records.ts';
+import { personNameColumns } from '../../server/engine/person-names.ts';
 import { COUNT_LOOKAHEAD } from '../../server/engine/query.ts';
 import { jsonContentRange, listJson } from '../../server/engine/list-json.ts';
 import type { Engine } from '../../server/engine/engine.ts';
@@ -38,7 +39,8 @@ const order = metadata.entities.order;
 
 /** scope (any of the three supplier codes, and the warehouse), one status, sorted by order number */
 const WHERE = `WHERE ((a."direct_supplier_code" = ? OR a."production_supplier_code" = ? OR a."purchasing_supplier_code" = ?) AND a."warehouse_code" = ?) AND (a."status" = ?)`;
-export const HAND_PAGE_SQL = `SELECT ${selectList(order)} FROM "order" a ${WHERE} ORDER BY a."order_no" ASC, a."id" ASC LIMIT ? OFFSET ?`;
+// the names beside user IDs as the engine selects them (person-names.ts): the same bytes out
+export const HAND_PAGE_SQL = `SELECT ${selectList(order)}${personNameColumns(order)} FROM "order" a ${WHERE} ORDER BY a."order_no" ASC, a."id" ASC LIMIT ? OFFSET ?`;
 export const HAND_COUNT_SQL = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM "order" a ${WHERE} LIMIT ?)`;
 
 export interface HandQuery {

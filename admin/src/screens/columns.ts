@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { CompiledColumn, CompiledEntity } from '../../../codegen/runtime/model.ts';
 import type { LeanColumn, LeanRecord } from './table/LeanTable.tsx';
+import { shownValue } from '../../../codegen/runtime/person-name.ts';
 import { alignOf, makeFormatter, widthOf } from './format.ts';
 import { useReferenceTitles, type ReferenceTitles } from './references.ts';
 
@@ -30,7 +31,8 @@ export function buildColumns(
       fit: !!field?.identifier,
       align: alignOf(field, c.format),
       sortable: !!field?.sort,
-      text: (r: LeanRecord) => fmt(r[name]),
+      // a person is shown by the name the server sends beside the user ID (person-name.ts)
+      text: (r: LeanRecord) => fmt(shownValue(field, r, name)),
       link: linkFirst && i === 0,
     };
   });

@@ -15,6 +15,7 @@ import type { JsonSchema } from '../../../../codegen/runtime/field-schema.ts';
 import { validateLite } from '../../../../codegen/runtime/validate-lite.ts';
 import { toBody } from '../formBody.ts';
 import { alignOf, makeFormatter } from '../format.ts';
+import { shownValue } from '../../../../codegen/runtime/person-name.ts';
 import { metadata } from '../meta.ts';
 import { useMobileMode } from '../../layout/mobile.ts';
 
@@ -99,7 +100,9 @@ function useShownFields(entity: CompiledEntity, action: CompiledAction) {
     () =>
       (action.show ?? []).map((n) => {
         const f = entity.fields[n] as CompiledField;
-        return { name: n, label: translate(f.labelKey, { _: n }), fmt: makeFormatter(f, undefined, translate, locale), align: alignOf(f, undefined) };
+        const fmt = makeFormatter(f, undefined, translate, locale);
+        // a person by name (person-name.ts)
+        return { name: n, label: translate(f.labelKey, { _: n }), text: (r: RaRecord) => fmt(shownValue(f, r, n)), align: alignOf(f, undefined) };
       }),
     [entity, action, translate, locale],
   );
@@ -117,7 +120,7 @@ export function RecordSummary({ entity, action, record }: { entity: CompiledEnti
             {s.label}
           </Typography>
           <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word' }}>
-            {s.fmt(record[s.name]) || '—'}
+            {s.text(record) || '—'}
           </Typography>
         </Box>
       ))}
@@ -220,7 +223,7 @@ export function RecordInputsGrid(props: RecordInputsGridProps): ReactElement {
               <TableRow key={id} data-testid="action-grid-row" data-id={id}>
                 {shown.map((s) => (
                   <TableCell key={s.name} align={s.align} sx={{ whiteSpace: 'nowrap' }}>
-                    {s.fmt(r[s.name])}
+                    {s.text(r)}
                   </TableCell>
                 ))}
                 {inputs.map((f) => (

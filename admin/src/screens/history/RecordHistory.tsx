@@ -48,7 +48,7 @@ function Timeline({ resource, id }: { resource: string; id: Identifier }): React
             {e.fileName ? `: ${e.fileName}` : ''}
           </Typography>
           <Typography variant="caption" color="text.secondary">
-            {time(e.at)} · {translate('history.by', { user: e.userId })}
+            {time(e.at)} · {translate('history.by', { user: e.userName })}
           </Typography>
           {e.changes.length > 0 && (
             <Box component="ul" sx={{ m: 0, pl: 2 }}>

@@ -11,6 +11,7 @@ import type { CompiledScreen } from '../../../../codegen/runtime/model.ts';
 import { mayAction } from '../access.ts';
 import { useActionRunner } from '../actions/useActionRunner.tsx';
 import { makeFormatter } from '../format.ts';
+import { shownValue } from '../../../../codegen/runtime/person-name.ts';
 import { useReferenceTitles } from '../references.ts';
 import { actionsForButtons, screenByName, screenEntity } from '../meta.ts';
 import { RelatedList } from '../related/RelatedList.tsx';
@@ -81,7 +82,7 @@ export function ShowScreen({ screen }: { screen: CompiledScreen }): ReactElement
                     ...(it.mono ? { fontFamily: 'monospace', fontSize: 12, maxHeight: 360, overflow: 'auto', flex: 1 } : {}),
                   }}
                 >
-                  {it.fmt(record[it.key]) || '—'}
+                  {it.fmt(shownValue(entity.fields[it.key], record, it.key)) || '—'}
                 </Typography>
               </Box>
             ))}
