@@ -200,6 +200,9 @@ for (const locale of LOCALES) {
       const page = await desktopPage(browser, v.persona.user!, locale);
       await openScreen(page, v.screen, locale);
       const row = screen.rows(page).first();
+      // the list's answer first: its rows, or the empty table's text (isVisible does not wait, and on a
+      // busy machine every list was still loading when it looked, so that nothing was checked)
+      await expect(row.or(screen.table(page).getByTestId('lean-empty').filter({ hasText: /\S/ }))).toBeVisible();
       if (!(await row.isVisible())) {
         await page.close();
         continue; // a list that searches only on conditions: nothing to click
@@ -211,12 +214,22 @@ for (const locale of LOCALES) {
       for (const rel of v.screen.related) {
         const table = panel.getByTestId(`related-table-${rel.resource}`);
         await expect(table.getByTestId('lean-row').first().or(table.getByTestId('lean-empty'))).toBeVisible();
-        const cut = await table.evaluate((wrap) => {
-          const w = wrap.getBoundingClientRect();
-          return [...wrap.querySelectorAll<HTMLElement>('thead th')]
-            .filter((th) => th.getBoundingClientRect().right > w.right + 0.5)
-            .map((th) => th.textContent);
-        });
+        const cutHeaders = () =>
+          table.evaluate((wrap) => {
+            const w = wrap.getBoundingClientRect();
+            return [...wrap.querySelectorAll<HTMLElement>('thead th')]
+              .filter((th) => th.getBoundingClientRect().right > w.right + 0.5)
+              .map((th) => th.textContent);
+          });
+        // the columns fit the panel once it has measured its room (a resize observer, then a render):
+        // on a busy machine the first look can come before that; what counts is where they settle
+        const cut = await expect
+          .poll(cutHeaders)
+          .toEqual([])
+          .then(
+            () => [],
+            () => cutHeaders(),
+          );
         for (const label of cut) problems.push(`${v.screen.name} ${rel.resource}: ${label}`);
         checked.push(`${v.screen.name} ${rel.resource}`);
       }
