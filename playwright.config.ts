@@ -4,8 +4,9 @@
  */
 import { defineConfig } from '@playwright/test';
 import { chromiumPath } from './tests/e2e/chromium.ts';
+import { e2ePort } from './tests/e2e/e2e-port.ts';
 
-const port = Number(process.env.E2E_PORT ?? 3310);
+const port = e2ePort();
 
 /**
  * Specs that check the page's geometry, keyboard path, titles and static files: what they read from

@@ -6,8 +6,9 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { e2ePort } from './e2e-port.ts';
 
-const port = Number(process.env.E2E_PORT ?? 3310);
+const port = e2ePort();
 
 /** PORTAL_INTERFACES_FILE of the e2e server */
 export const E2E_INTERFACES_FILE = join(tmpdir(), `portal-e2e-${port}-interfaces.json`);

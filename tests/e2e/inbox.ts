@@ -8,8 +8,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { e2ePort } from './e2e-port.ts';
 
-export const inboxDir = (port: number | string = process.env.E2E_PORT ?? 3310): string => join(tmpdir(), `portal-e2e-inbox-${port}`);
+export const inboxDir = (port: number | string = e2ePort()): string => join(tmpdir(), `portal-e2e-inbox-${port}`);
 
 /** The names of the mails that have arrived so far (in arrival order). */
 export function inboxNames(port?: number | string): string[] {

@@ -19,8 +19,9 @@ import { startSmtpServer } from '../support/smtp.ts';
 import { inboxDir } from './inbox.ts';
 import { addMailAccounts } from './mail-fixtures.ts';
 import { E2E_INTERFACES_FILE, E2E_JWT_SECRET, E2E_SERVER_INFO_FILE } from './e2e-files.ts';
+import { e2ePort } from './e2e-port.ts';
 
-const port = Number(process.env.E2E_PORT ?? 3310);
+const port = e2ePort();
 const dir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
 const pgUrl = process.env.E2E_DATABASE_URL;
 // the mailbox: a real SMTP server the portal sends to, each mail kept as an .eml file for the specs

@@ -4,6 +4,7 @@
  * serving one database, as PORTAL_WORKERS=2 has, but can tell which one it talks to.
  */
 import { spawn } from 'node:child_process';
+import { e2ePort } from '../e2e-port.ts';
 
 export interface SecondServer {
   url: string;
@@ -11,7 +12,7 @@ export interface SecondServer {
 }
 
 export async function startSecondServer(): Promise<SecondServer> {
-  const port = Number(process.env.E2E_PORT ?? 3310) + 1;
+  const port = e2ePort() + 1;
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'tests/e2e/second-server.ts'], {
     env: { ...process.env, SECOND_PORT: String(port) },
