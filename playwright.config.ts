@@ -5,6 +5,7 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumPath } from './tests/e2e/chromium.ts';
 import { e2ePort } from './tests/e2e/e2e-port.ts';
+import { scaled } from './tests/support/waits.ts';
 
 const port = e2ePort();
 
@@ -28,8 +29,11 @@ export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.spec.ts',
   testIgnore: process.env.E2E_DATABASE_URL ? LAYOUT_ONLY.map((f) => `**/${f}`) : [],
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // limits for a quiet machine, times the load factor of tests/support/waits.ts (1 on a quiet
+  // machine, up to 4; TEST_WAIT_FACTOR overrides): on a fresh clone beside another whole suite, at
+  // load 19 on 2 cores, a lazy chunk (the date pickers) took longer than a fixed 10 s to render
+  timeout: scaled(60_000),
+  expect: { timeout: scaled(10_000) },
   fullyParallel: false,
   workers: 1,
   retries: 0,
