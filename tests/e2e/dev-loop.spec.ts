@@ -17,6 +17,7 @@ import { copyProject, stopGroup, type ProjectCopy } from '../support/project-cop
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { PASSWORD } from './pages/shell.ts';
 import { freePort } from '../support/free-port.ts';
+import { scaled } from '../support/waits.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -48,7 +49,7 @@ function saveAs(file: string, content: string): void {
 }
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
-  test.setTimeout(600_000);
+  test.setTimeout(scaled(600_000));
   copy = copyProject('portal-dev-loop-');
   const [port, vitePort] = [await freePort(), await freePort()];
   vite = `http://127.0.0.1:${vitePort}`;
@@ -84,7 +85,7 @@ test.afterAll(async () => {
 const token = () => page.evaluate(() => localStorage.getItem('portal.token'));
 
 test('a label edit and a new column show in the browser, the session kept, no 5xx', async () => {
-  test.setTimeout(600_000);
+  test.setTimeout(scaled(600_000));
   // Vite compiles the app on the first visit: give it time
   await page.goto('/login');
   await expect(page.getByTestId('login-page')).toBeVisible({ timeout: 240_000 });
@@ -130,7 +131,7 @@ test('a label edit and a new column show in the browser, the session kept, no 5x
 });
 
 test('a server that is down makes the page wait, and the session carries on when it is back', async () => {
-  test.setTimeout(600_000);
+  test.setTimeout(scaled(600_000));
   const before = await token();
   // a broken server file: tsx watch restarts the server, which cannot start until it is mended
   const appFile = join(copy.dir, 'server/app.ts');

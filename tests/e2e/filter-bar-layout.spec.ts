@@ -10,6 +10,7 @@ import type { CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
 import { LOCALES, PERSONAS, mayOpen, type Persona } from './metadata/plan.ts';
 import { loginPage } from './pages/shell.ts';
 import { metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { scaled } from '../support/waits.ts';
 
 const WIDE = { width: 1440, height: 900 };
 
@@ -51,7 +52,7 @@ test('the visits cover every range condition of the list screens', () => {
 for (const locale of LOCALES) {
   for (const { persona, screens } of visits) {
     test(`empty range inputs show full, different labels at 1440 px (${persona.key}, ${locale})`, async ({ page }) => {
-      test.setTimeout(120_000 + screens.length * 15_000);
+      test.setTimeout(scaled(120_000 + screens.length * 15_000));
       await page.setViewportSize(WIDE);
       await loginAs(page, persona, locale);
       for (const s of screens) {

@@ -15,6 +15,7 @@ import { loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/s
 import { codeOf, firstWhere, listWhere, token } from './pages/api.ts';
 import { openE2eDatabase } from './pages/database.ts';
 import { startSecondServer } from './pages/second-server.ts';
+import { scaled } from '../support/waits.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const dashboard = screenNamed('dashboard');
@@ -26,7 +27,7 @@ const tileCount = async (page: Page, key: string): Promise<number> => Number(awa
 for (const locale of LOCALES) {
   test(`a supplier's home counts its work and each tile opens its filtered list (${locale})`, async ({ page, request }) => {
     // seven tiles opened one after another: on a loaded machine with PostgreSQL this takes over a minute
-    test.setTimeout(180_000);
+    test.setTimeout(scaled(180_000));
     await loginIn(page, 'sup01', locale);
     const tiles = page.getByTestId('home-tiles');
     await expect(tiles).toBeVisible();
@@ -177,7 +178,7 @@ test('internal staff see their own tiles, not the supplier ones', async ({ page 
 for (const locale of LOCALES) {
   test(`a saved view follows its user to a new browser and is invisible to another supplier (${locale})`, async ({ browser, request }) => {
     // three browser contexts and logins: on a loaded machine with PostgreSQL this takes over a minute
-    test.setTimeout(180_000);
+    test.setTimeout(scaled(180_000));
     const name = `due ${locale}`;
     const orderShip = screenNamed('orderShip');
     const tok = await token(request, 'sup01');
@@ -289,7 +290,7 @@ for (const locale of LOCALES) {
     request,
   }) => {
     // two processes over one database: the page is served by the e2e server, the notice is published through a second one
-    test.setTimeout(180_000);
+    test.setTimeout(scaled(180_000));
     const second = await startSecondServer();
     try {
       await loginIn(page, 'sup01', locale);

@@ -9,6 +9,7 @@ import { LOCALES, metadata, mayAct, planVisits, screenActions, entityOf, type Vi
 import { readFileSync } from 'node:fs';
 import { codeOf, firstWhere, token } from './pages/api.ts';
 import { chooseFile, confirmDialog, expectNotification, loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { scaled } from '../support/waits.ts';
 
 const DESKTOP = { width: 1440, height: 900 };
 
@@ -52,7 +53,7 @@ const coveredColumns = (page: Page) =>
 
 for (const locale of LOCALES) {
   test(`at 1440 px every column of every list screen can be read beside the pinned operation column (${locale})`, async ({ browser }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(scaled(300_000));
     const visits = listVisits(locale);
     expect(visits.length).toBe(metadata.screens.filter((s) => s.kind === 'list').length);
     let page: Page | null = null;
@@ -78,7 +79,7 @@ for (const locale of LOCALES) {
 }
 
 test('with many tabs open at 1440 px the new tab is in view and the arrows scroll the tab bar', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(scaled(180_000));
   // the account with the most menu screens, every one opened from its address (a tab each)
   const visits = planVisits().filter(
     (v) => v.locale === 'en-US' && v.screen.menu && !v.screen.hidden && v.reach.by === 'menu' && v.persona.key !== 'supplierAtNonClaimWarehouse',
@@ -121,7 +122,7 @@ test('with many tabs open at 1440 px the new tab is in view and the arrows scrol
 });
 
 test('an action dialog with inputs opens with the focus in its first input (every collection action with inputs)', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(scaled(180_000));
   const cases = planVisits()
     .filter((v) => v.screen.kind === 'list' && v.locale === 'zh-CN' && v.persona.key !== 'supplierAtNonClaimWarehouse')
     .flatMap((v) => {
@@ -191,7 +192,7 @@ for (const locale of LOCALES) {
 
 for (const locale of LOCALES) {
   test(`at 1440 px a row's child lists in the side panel show every column without scrolling (${locale})`, async ({ browser }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(scaled(240_000));
     // every list screen whose rows have children shown in the side panel (the settlement's task details ...)
     const visits = listVisits(locale).filter((v) => v.screen.related.length > 0);
     const checked: string[] = [];

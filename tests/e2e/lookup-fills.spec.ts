@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import { LOCALES } from '../../codegen/runtime/model.ts';
 import { listWhere, saveNew, token } from './pages/api.ts';
 import { loginIn, metadata, openScreen } from './pages/screens.ts';
+import { scaled } from '../support/waits.ts';
 
 const cases = metadata.screens.flatMap((s) => {
   const entity = Object.values(metadata.entities).find((e) => e.resource === s.resource);
@@ -24,7 +25,7 @@ test('some edit screen has a lookup that fills fields', () => {
 for (const locale of LOCALES) {
   for (const { screen: s, entity, field } of cases) {
     test(`${s.name}: choosing ${field.name} fills ${Object.keys(field.lookup!.fills!).join(', ')} (${locale})`, async ({ page, request }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(scaled(120_000));
       const lookup = field.lookup!;
       const fills = Object.entries(lookup.fills!);
       const tok = await token(request, 'sup01');

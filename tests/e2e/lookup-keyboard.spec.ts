@@ -9,6 +9,7 @@ import { expect, test, type Page, type Route } from '@playwright/test';
 import { LOCALES } from '../../codegen/runtime/model.ts';
 import { listWhere, saveNew, token } from './pages/api.ts';
 import { loginIn, metadata, openScreen, screenNamed, t } from './pages/screens.ts';
+import { scaled } from '../support/waits.ts';
 
 const edit = screenNamed('childPartsDiffAdjustEdit');
 const entity = Object.values(metadata.entities).find((e) => e.resource === edit.resource)!;
@@ -37,7 +38,7 @@ async function slowLookups(page: Page, delayOf: (text: string) => number, answer
 
 for (const locale of LOCALES) {
   test(`the part lookup takes what was typed, whatever order the answers come in (${locale})`, async ({ page, request }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(scaled(120_000));
     const tok = await token(request, 'sup01');
     const stock = (await listWhere(request, tok, target.resource, {}, 100)).map((r) => String(r[lookup.field]));
     const a = stock[0];

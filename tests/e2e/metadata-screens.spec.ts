@@ -50,6 +50,7 @@ import {
   type Visit,
 } from './metadata/plan.ts';
 import { PHONE, Session, type Rec } from './metadata/session.ts';
+import { scaled } from '../support/waits.ts';
 
 const VISITS = planVisits();
 /** gross render budget: 3 s on CI (a machine of its own), 10 s on a shared one; E2E_RENDER_BUDGET_MS overrides */
@@ -635,7 +636,7 @@ base('the phone checks find what they look for (a page with one fault of each ki
 });
 
 test('menus: each persona sees the screens the matrix opens, the others answer 401', async ({ sessions }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(scaled(300_000));
   const found: Record<string, string[]> = {};
   await pool(
     PERSONAS.flatMap((persona) => LOCALES.map((locale) => ({ persona, locale }))),
@@ -659,7 +660,7 @@ for (const s of screensInPlan) {
   const visits = VISITS.filter((v) => v.screen === s);
   const reach = visits[0].reach.by === 'list' ? ` from ${(visits[0].reach as { list: CompiledScreen }).list.name}` : '';
   test(`${s.name} (${s.kind}${reach}): ${[...new Set(visits.map((v) => v.persona.key))].join(', ')} x ${LOCALES.join(', ')}`, async ({ sessions }, info) => {
-    test.setTimeout(60_000 + visits.length * 60_000);
+    test.setTimeout(scaled(60_000 + visits.length * 60_000));
     const found: Record<string, string[]> = {};
     await pool(visits, CONCURRENCY, async (v) => {
       const session = await sessions.get(v.persona, v.locale);
@@ -688,7 +689,7 @@ for (const s of screensInPlan) {
 const PHONE_VISITS = process.env.E2E_DATABASE_URL ? [] : phoneVisits();
 for (const v of PHONE_VISITS) {
   test(`phone ${PHONE.width} x ${PHONE.height}: ${v.screen.name} (${v.screen.kind}) as ${label(v)}`, async ({ sessions }, info) => {
-    test.setTimeout(180_000);
+    test.setTimeout(scaled(180_000));
     const session = await sessions.get(v.persona, v.locale, true);
     let problems: string[];
     try {

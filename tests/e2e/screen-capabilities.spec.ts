@@ -12,6 +12,7 @@ import { chooseFile, confirmDialog, expectNotification, loginIn, metadata, openS
 import { logout } from './pages/shell.ts';
 import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
 import { metadata as serverMetadata } from '../../server/generated/index.ts';
+import { scaled } from '../support/waits.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const codeOf = (table: string, key: string): string => metadata.codeTables[table].values.find((v) => v.key === key)!.code;
@@ -361,7 +362,7 @@ for (const locale of LOCALES) {
 
 for (const locale of LOCALES) {
   test(`messages name the limit, the column and reason, and what changed (${locale})`, async ({ page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(scaled(120_000));
     // an oversize attachment: the message names the limit
     await loginIn(page, 'supadmin', locale);
     const notice = (await api(page, 'POST', '/api/notices', { title: `Limit ${locale} ${Date.now()}`, content: 'x' })).body;

@@ -23,6 +23,7 @@ import {
   screenNamed,
   t,
 } from './pages/screens.ts';
+import { scaled } from '../support/waits.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 /** react-admin's yes label (ra.boolean.true) in the shell's dictionaries */
@@ -63,7 +64,7 @@ async function checkScreen(page: Page, s: CompiledScreen, locale: Locale): Promi
 
 for (const locale of LOCALES) {
   test(`every screen route shows its translated title and columns (${locale})`, async ({ page }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(scaled(240_000));
     const byUser = new Map<string, CompiledScreen[]>();
     for (const s of renderedScreens()) byUser.set(userFor(s), [...(byUser.get(userFor(s)) ?? []), s]);
     for (const [user, screens] of byUser) {
@@ -75,7 +76,7 @@ for (const locale of LOCALES) {
 }
 
 test('a notice published by the supplier admin reaches a supplier with its attachment', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   const locale: Locale = 'en-US';
   const title = `Notice ${Date.now()}`;
   const noticeList = screenNamed('noticeList');

@@ -6,6 +6,7 @@
 import { expect, test } from '@playwright/test';
 import { parseHex, sidebarShadeOf, textShadeOf } from '../../admin/src/layout/contrast.ts';
 import { PASSWORD, login, loginPage, logout, menuPaths, openSettings, openViaMenu, tag, tagMenu, tagPaths, tags, tokenOf, watchApi } from './pages/shell.ts';
+import { scaled } from '../support/waits.ts';
 
 /** Role user's menu (suppliers; internal staff see account administration too), in menu order; groups with one entry show it directly. */
 const USER_MENU = [
@@ -216,7 +217,7 @@ test.describe('navigation rules', () => {
 test.describe('tab bar', () => {
   test('keeps at most 10 tabs with the dashboard pinned; close, close others, close all, refresh', async ({ page }) => {
     // thirteen page visits, each loading a list of up to 500 rows
-    test.setTimeout(120_000);
+    test.setTimeout(scaled(120_000));
     await login(page, 'sup01');
     await expect(tags(page)).toHaveCount(1);
     await expect(tag(page, '/dashboard').getByTestId('tag-close')).toHaveCount(0);

@@ -12,13 +12,14 @@
 import { expect, request, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { PASSWORD, loginPage, logout } from './pages/shell.ts';
+import { scaled } from '../support/waits.ts';
 
 const USER = 'staff01';
 const PERIOD_MS = 30_000;
 
 test.describe.configure({ mode: 'serial' });
 // a code is accepted once: a test may wait for the next 30-second step
-test.setTimeout(150_000);
+test.setTimeout(scaled(150_000));
 
 /** what the page showed at enrolment */
 let secret = '';
