@@ -168,7 +168,13 @@ async function searchIfRequired(session: Session, s: CompiledScreen): Promise<vo
   if (!f) return;
   const token = await session.page.evaluate(() => localStorage.getItem('portal.token'));
   const filter = encodeURIComponent(JSON.stringify(s.fixedFilter));
-  const res = await session.page.request.get(`/api/${e.resource}?filter=${filter}&range=[0,0]`, { headers: { authorization: `Bearer ${token}` } });
+  // The session's page lives for the whole worker, so its API connection can sit idle until the server's
+  // keep-alive limit closes it just as this request goes out (CI, session 22: ECONNRESET, "socket hang
+  // up"). A browser retries an idempotent request on a reused connection that resets; so does this GET.
+  const res = await session.page.request.get(`/api/${e.resource}?filter=${filter}&range=[0,0]`, {
+    headers: { authorization: `Bearer ${token}` },
+    maxRetries: 2,
+  });
   expect(res.status(), `listing ${e.resource} for ${s.name}`).toBe(200);
   const [first] = (await res.json()) as Rec[];
   if (!first) return;

@@ -7,6 +7,13 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { Locale } from '../../../codegen/runtime/model.ts';
 import { expectNotification, metadata, screen, t } from './screens.ts';
 
+/**
+ * GETs retry a connection reset, as a browser does: a page's request context keeps its connections
+ * alive, and one the server closes for idleness just as a request goes out resets (ECONNRESET).
+ * Only for reads: a retried write could be applied twice.
+ */
+const IDEMPOTENT_RETRIES = 2;
+
 export async function token(request: APIRequestContext, user: string, warehouse = 'PDC01'): Promise<string> {
   const r = await request.post('/connect/token', { form: { grant_type: 'password', username: user, password: 'demo2026A', warehouse } });
   expect(r.status()).toBe(200);
@@ -14,7 +21,7 @@ export async function token(request: APIRequestContext, user: string, warehouse 
 }
 
 export async function getRecord(request: APIRequestContext, tok: string, resource: string, id: string): Promise<Record<string, unknown>> {
-  const r = await request.get(`/api/${resource}/${id}`, { headers: { authorization: `Bearer ${tok}` } });
+  const r = await request.get(`/api/${resource}/${id}`, { headers: { authorization: `Bearer ${tok}` }, maxRetries: IDEMPOTENT_RETRIES });
   expect(r.status()).toBe(200);
   return r.json();
 }
@@ -29,6 +36,7 @@ export async function listWhere(
 ): Promise<Record<string, unknown>[]> {
   const r = await request.get(`/api/${resource}?filter=${encodeURIComponent(JSON.stringify(filter))}&range=${encodeURIComponent(`[0,${n - 1}]`)}`, {
     headers: { authorization: `Bearer ${tok}` },
+    maxRetries: IDEMPOTENT_RETRIES,
   });
   expect(r.status()).toBe(200);
   return (await r.json()) as Record<string, unknown>[];
