@@ -18,7 +18,6 @@ import { genericEntities, seedGeneric } from './generic.ts';
 import { seedDemoFiles } from './demo-files.ts';
 import { seedClaimPhotos } from './claim-photos.ts';
 import type { FileStore } from '../plugins/file-store.ts';
-import { allSummedCharts, rebuildChartSums } from '../home/chart-sums-build.ts';
 
 /** `files`: the portal's file store; with it the claims get their dealers' photos (stored files). */
 export interface SeedOptions {
@@ -58,8 +57,6 @@ export async function seedDatabase(db: Db, meta: CompiledMetadata, opts: SeedOpt
     await seedDemoFiles(db, meta, opts.files, opts.now ?? new Date().toISOString());
   }
   for (const sql of db.dialect.afterBulkLoad) await db.exec(sql);
-  // the rows went in without the engine: the charts' sums are built from them (server/home/chart-sums-build.ts)
-  await rebuildChartSums(db, meta, allSummedCharts(meta));
 }
 
 /**
@@ -80,11 +77,5 @@ export async function seedNewTables(
   const ctx = new SeedContext(w, meta, 1, opts.seed ?? DEFAULT_SEED);
   await seedGeneric(ctx, generic);
   await w.close();
-  const names = new Set(generic.map((e) => e.name));
-  await rebuildChartSums(
-    db,
-    meta,
-    allSummedCharts(meta).filter((c) => names.has(c.summary.entity)),
-  );
   return generic.map((e) => e.name);
 }
