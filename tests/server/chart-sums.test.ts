@@ -7,6 +7,9 @@
  * once: chart-sums-processes.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ChartData } from '../../codegen/runtime/charts.ts';
 import { windowDays } from '../../codegen/runtime/charts.ts';
 import { metadata } from '../../server/generated/index.ts';
@@ -197,6 +200,26 @@ describe("the charts' sums", () => {
     expect(sumsScope(metadata, e, summary, principalOf('internal'))).toEqual({ warehouse: 'PDC01', supplier: '' });
     // a supplier account without a supplier code sees no row: its chart is counted from the rows (none)
     expect(sumsScope(metadata, e, summary, principalOf('supplier'))).toBeNull();
+  });
+});
+
+describe("the charts' sums and the writes outside the engine", () => {
+  /** `server/` files that write rows without the engine, knowingly: the engine itself, the seed writer (it builds the sums when it closes), the drivers */
+  const KEEPERS = [/^server\/engine\/engine\.ts$/, /^server\/seed\//, /^server\/db\//, /^server\/generated\//];
+  const rawWrite = (table: string) => new RegExp(`(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+\\\\?"?${table}\\\\?"?[\\s(]`, 'i');
+
+  it('no other module of server/ writes the table of an entity with a summed chart by its name', () => {
+    const tables = [...new Set(CHARTS.map((c) => metadata.entities[c.summary.entity].table))];
+    expect(rawWrite('order').test('UPDATE "order" SET status = ?')).toBe(true);
+    expect(rawWrite('order').test('INSERT INTO \\"order\\" (id) VALUES (?)')).toBe(true);
+    expect(rawWrite('order').test('ON CONFLICT (name) DO UPDATE SET n = 1 ORDER BY x')).toBe(false);
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const files = readdirSync(join(root, 'server'), { recursive: true, encoding: 'utf8' })
+      .map((f) => `server/${f.split(sep).join('/')}`)
+      .filter((f) => f.endsWith('.ts') && !KEEPERS.some((k) => k.test(f)));
+    expect(files.length).toBeGreaterThan(50);
+    const offenders = files.flatMap((f) => tables.filter((t) => rawWrite(t).test(readFileSync(join(root, f), 'utf8'))).map((t) => `${f} writes ${t}`));
+    expect(offenders).toEqual([]);
   });
 });
 
