@@ -60,10 +60,10 @@ export async function rebuildChartSums(db: Db, meta: CompiledMetadata, charts: r
       const lock = db.dialect.lockAgainstWrites(e.table);
       if (lock) await q.run(lock);
       await q.run(`DELETE FROM _chart_sums WHERE chart = ?`, [c.summary.key]);
-      await q.run(`INSERT INTO _chart_sums (chart, warehouse, supplier, bucket, n, total) SELECT ?, w, s, b, n, t FROM (${rows.sql}) u`, [
-        c.summary.key,
-        ...rows.params,
-      ]);
+      await q.run(
+        `INSERT INTO _chart_sums (chart, warehouse, supplier, bucket, n, total) SELECT ?, w, s, b, SUM(n), SUM(t) FROM (${rows.sql}) u GROUP BY w, s, b`,
+        [c.summary.key, ...rows.params],
+      );
       await q.run(
         `INSERT INTO _chart_sum_builds (chart, definition, built_at) VALUES (?, ?, ?) ON CONFLICT (chart) DO UPDATE SET definition = excluded.definition, built_at = excluded.built_at`,
         [c.summary.key, sumsDefinition(e, c), now],

@@ -72,6 +72,10 @@ describe("the charts' sums", () => {
     });
     expect(await chartSumRows(t.app.db)).toBeGreaterThan(0);
     expect(await chartSumsMismatches(t.app.db)).toEqual([]);
+    // built: one row per key and bucket
+    expect(
+      await t.app.db.all(`SELECT chart, warehouse, supplier, bucket FROM _chart_sums GROUP BY chart, warehouse, supplier, bucket HAVING COUNT(*) > 1`),
+    ).toEqual([]);
   });
 
   it("are what the chart reads: a row added to the supplier's key shows in its chart", async () => {
