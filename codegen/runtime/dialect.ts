@@ -110,10 +110,11 @@ export interface Dialect {
    */
   forUpdate(alias: string): string;
   /**
-   * A statement that keeps other transactions from writing `table` until this one ends, while they
-   * may still read it (a chart's sums rebuilt from the rows: server/home/chart-sums-build.ts).
-   * PostgreSQL: LOCK TABLE ... IN SHARE MODE. SQLite: null; an IMMEDIATE transaction already
-   * holds the database's one write lock.
+   * A statement that keeps other transactions from writing `table`, and from taking this same lock,
+   * until this one ends, while they may still read it (a chart's sums rebuilt from the rows:
+   * server/home/chart-sums-build.ts). PostgreSQL: LOCK TABLE ... IN SHARE ROW EXCLUSIVE MODE (it
+   * conflicts with the writers' ROW EXCLUSIVE and with itself, not with reads). SQLite: null; an
+   * IMMEDIATE transaction already holds the database's one write lock.
    */
   lockAgainstWrites(table: string): string | null;
   /**
@@ -350,7 +351,7 @@ export const postgres: Dialect = {
   dayOf: (column, type) => (type === 'date' ? `to_char(${column}, 'YYYY-MM-DD')` : `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`),
   changeStampSql: `SELECT pg_current_snapshot()::text AS stamp`,
   forUpdate: (alias) => ` FOR UPDATE OF ${alias}`,
-  lockAgainstWrites: (table) => `LOCK TABLE ${quote(table)} IN SHARE MODE`,
+  lockAgainstWrites: (table) => `LOCK TABLE ${quote(table)} IN SHARE ROW EXCLUSIVE MODE`,
   skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
   broadRange: (condition) => condition,
   identifier: pgIdentifier,

@@ -3,9 +3,9 @@
  * chart is new or its definition changed (`_chart_sum_builds` remembers which one its sums
  * follow), when a migration changed the entity's table (a step may rewrite stored values), and
  * after rows were written without the engine (demo data: server/seed/index.ts). One statement per
- * chart, in one transaction with the removal of its old rows; on PostgreSQL the entity's table is
- * locked against writes meanwhile (reads go on), so no write falls between the rows read and the
- * sums replaced.
+ * chart, in one transaction with the removal of its old rows; on PostgreSQL the entity's table and
+ * the sums are locked against writes meanwhile (reads go on), so no write or fold falls between the
+ * rows read and the sums replaced, and two processes starting at once build one after the other.
  */
 import type { CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
@@ -57,8 +57,14 @@ export async function rebuildChartSums(db: Db, meta: CompiledMetadata, charts: r
     const e = meta.entities[c.summary.entity];
     const rows = sumsFromRowsSql(db.dialect, e, c);
     await db.transaction(async (q) => {
-      const lock = db.dialect.lockAgainstWrites(e.table);
-      if (lock) await q.run(lock);
+      // PostgreSQL: no write of the rows between those read and the sums replaced; no fold of the
+      // sums meanwhile (a folded row committed after this DELETE's snapshot would stay beside the
+      // built ones), no second build at once (two processes starting together). The entity's table
+      // first, as its writers take it before they insert their deltas: no deadlock
+      for (const table of [e.table, '_chart_sums']) {
+        const lock = db.dialect.lockAgainstWrites(table);
+        if (lock) await q.run(lock);
+      }
       await q.run(`DELETE FROM _chart_sums WHERE chart = ?`, [c.summary.key]);
       await q.run(
         `INSERT INTO _chart_sums (chart, warehouse, supplier, bucket, n, total) SELECT ?, w, s, b, SUM(n), SUM(t) FROM (${rows.sql}) u GROUP BY w, s, b`,

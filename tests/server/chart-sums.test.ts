@@ -16,8 +16,8 @@ import { metadata } from '../../server/generated/index.ts';
 import type { Principal } from '../../server/engine/principal.ts';
 import type { Engine } from '../../server/engine/engine.ts';
 import type { Queryable } from '../../server/db/types.ts';
-import { allSummedCharts, ensureChartSums, sumsDefinition } from '../../server/home/chart-sums-build.ts';
-import { FOLD_SLACK, sumsScope } from '../../server/home/chart-sums-read.ts';
+import { allSummedCharts, ensureChartSums, rebuildChartSums, sumsDefinition } from '../../server/home/chart-sums-build.ts';
+import { FOLD_SLACK, foldChartSums, sumsScope } from '../../server/home/chart-sums-read.ts';
 import { principalOf } from '../bench/list-cases.ts';
 import { bearer, build, code, login, type TestApp } from './helpers.ts';
 import { chartSumRows, chartSumsMismatches } from './chart-sums-oracle.ts';
@@ -247,6 +247,19 @@ describe("the charts' sums of a database that had data before them", () => {
     );
     // a migration step on the table (it may have rewritten stored values) builds every chart over it
     expect((await ensureChartSums(t.app.db, metadata, new Set([e.table]))).length).toBe(2);
+    expect(await chartSumsMismatches(t.app.db)).toEqual([]);
+  });
+
+  it('two builds and a fold at once (two processes starting, a reader folding) leave one row per key and bucket, right', async () => {
+    const open = CHARTS.find((c) => c.chart.key === 'openQtyByStatus')!;
+    await Promise.all([
+      rebuildChartSums(t.app.db, metadata, CHARTS),
+      rebuildChartSums(t.app.db, metadata, CHARTS),
+      foldChartSums(t.app.db, e, open.chart, { warehouse: 'PDC01', supplier: 'S001' }),
+    ]);
+    expect(
+      await t.app.db.all(`SELECT chart, warehouse, supplier, bucket FROM _chart_sums GROUP BY chart, warehouse, supplier, bucket HAVING COUNT(*) > 1`),
+    ).toEqual([]);
     expect(await chartSumsMismatches(t.app.db)).toEqual([]);
   });
 
