@@ -15,6 +15,7 @@ import { defineConfig, type Plugin, type ViteDevServer } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './precompress.ts';
 import { preloadApp } from './preloadApp.ts';
+import { leanModules } from './leanModules.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -178,7 +179,7 @@ function typeErrorsOverlay(): Plugin {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), reloadWithServer(), typeErrorsOverlay(), preloadApp(), precompress()],
+  plugins: [leanModules(), react(), reloadWithServer(), typeErrorsOverlay(), preloadApp(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
