@@ -9,6 +9,12 @@
  * - node-polyglot's `object.entries` is the es-shims polyfill of `Object.entries`, with
  *   get-intrinsic, call-bind, define-properties and a dozen more helpers (about 17 kB of plain
  *   script); every browser the portal supports has `Object.entries` itself (src/shims/).
+ * - lodash's `isEqual` (react-admin's store, resource definitions and deep-compared effects) brings
+ *   lodash's generic equality machinery (about 12 kB plain); src/shims/lodash-isEqual.cjs keeps its
+ *   rules in a tenth of the code.
+ * - MUI's CSS-variables theming (`createThemeWithVars`, `ThemeProviderWithVars` and @mui/system's
+ *   CSS-variables provider, about 30 kB plain), which MUI imports for themes the portal never
+ *   makes (src/shims/muiWithoutCssVars.ts), and node-polyglot's `hasown` with function-bind.
  *
  * Bytes before and after: docs/performance-wan.md, section 5.
  */
@@ -28,6 +34,13 @@ export const LEAN_MODULES: { specifier: RegExp; module: RegExp; replacement: str
     replacement: src('routing/reactRouterAdapter.ts'),
   },
   { specifier: /^object\.entries$/, module: /\/node_modules\/object\.entries\/index\.js$/, replacement: src('shims/object-entries.cjs') },
+  { specifier: /^lodash\/isEqual(?:\.js)?$/, module: /\/node_modules\/lodash\/isEqual\.js$/, replacement: src('shims/lodash-isEqual.cjs') },
+  {
+    specifier: /\/(?:createThemeWithVars|ThemeProviderWithVars)\.js$/,
+    module: /\/node_modules\/@mui\/material\/esm\/styles\/(?:createThemeWithVars|ThemeProviderWithVars)\.js$/,
+    replacement: src('shims/muiWithoutCssVars.ts'),
+  },
+  { specifier: /^hasown$/, module: /\/node_modules\/hasown\/index\.js$/, replacement: src('shims/hasown.cjs') },
 ];
 
 export function leanModules(): Plugin {

@@ -3,26 +3,38 @@
  * script needs is named by the first HTML (no chain of round trips), within a byte budget, without
  * the header's or the charts' code; the messages of the browser's language are preloaded by the
  * page's inline script (allowed by the CSP through its hash), the other language's never fetched;
- * of them only the public part (every message the public pages' scripts name, and no other
- * declared), the rest once the page is idle. Structural checks of the build and of the requests,
+ * of them only the public part (every message the public pages' scripts name: the field errors the
+ * server's public routes answer are checked in tests/server/password-reset.test.ts), the rest once
+ * the page is idle. Structural checks of the build and of the requests,
  * never timings.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
-import type { CompiledMetadata, Locale } from '../../codegen/runtime/model.ts';
-import { isKeyOrBelow } from '../../codegen/runtime/public-metadata.ts';
+import type { Locale } from '../../codegen/runtime/model.ts';
 
 const DIST = fileURLToPath(new URL('../../admin/dist/', import.meta.url));
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
-/** The sign-in page's scripts as sent (brotli), one language's messages included: measured 220.9 kB (240.8 kB before this budget). */
-const SCRIPT_BUDGET_BYTES = 235 * 1024;
+/**
+ * The sign-in page's scripts as sent (brotli), one language's public messages included: measured
+ * 178.9 kB (220.9 kB before the public messages and admin/leanModules.ts, 240.8 kB before the
+ * first budget); the budget is 182.3 kB.
+ */
+const SCRIPT_BUDGET_BYTES = 178 * 1024;
 /**
  * Texts only code the sign-in page never runs carries: the header's tooltips and the chart library
- * (their class names), react-router's data router (which ra-core's own adapter would bring:
- * admin/leanModules.ts) and the es-shims intrinsics of node-polyglot's Object.entries polyfill.
+ * (their class names), react-router's data router (which ra-core's own adapter would bring), the
+ * es-shims intrinsics of node-polyglot's Object.entries polyfill, MUI's CSS-variables provider and
+ * lodash's caches (which its isEqual would bring): admin/leanModules.ts.
  */
-const NOT_ON_SIGN_IN = ['MuiTooltip', 'MuiBarChart', 'non-empty routes array', '%AsyncFromSyncIteratorPrototype%'];
+const NOT_ON_SIGN_IN = [
+  'MuiTooltip',
+  'MuiBarChart',
+  'non-empty routes array',
+  '%AsyncFromSyncIteratorPrototype%',
+  'mui-color-scheme',
+  '__lodash_hash_undefined__',
+];
 
 /** The scripts index.html names: its entry and its modulepreload links. */
 const namedScripts = (html: string) => [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
@@ -108,9 +120,8 @@ function publicPageScripts(html: string): string[] {
   return [...seen];
 }
 
-test("every message the public pages' scripts name is in the public part, and app.json declares none they do not name", async ({ request }) => {
+test("every message the public pages' scripts name is in the public part", async ({ request }) => {
   const html = await (await request.get('/login')).text();
-  const meta = readJson<CompiledMetadata>('metadata.json');
   for (const locale of LOCALES) {
     const all = Object.keys(readJson<Record<string, string>>(`messages.${locale}.json`));
     const pub = readJson<Record<string, string>>(`messages-public.${locale}.json`);
@@ -126,8 +137,6 @@ test("every message the public pages' scripts name is in the public part, and ap
       [...named].filter((k) => !(k in pub)),
       `${locale}: named by a public page, not in metadata/app.json publicMessages`,
     ).toEqual([]);
-    const unused = (meta.app.publicMessages ?? []).filter((prefix) => ![...named].some((k) => isKeyOrBelow(k, prefix)));
-    expect(unused, `${locale}: declared public in metadata/app.json, named by no public page`).toEqual([]);
   }
 });
 

@@ -8,6 +8,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Loading } from 'react-admin';
 import { currentLocale, preloadMessages } from '../providers/i18nProvider.ts';
+import { loadDataProvider } from '../providers/lazyDataProvider.ts';
 
 const loadLayout = () => import('./Layout.tsx');
 const Layout = lazy(() => loadLayout().then((m) => ({ default: m.PortalLayout })));
@@ -22,8 +23,8 @@ export function PortalLayout({ children }: { children: ReactNode }) {
 
 let preloaded = false;
 /**
- * Fetches (once) what the first screen after this page needs: the layout, the screens' entry and
- * the session's messages (a no-op when loaded already), and, from the sign-in page (whose next page is the dashboard), the dashboard's code. Elsewhere the
+ * Fetches (once) what the first screen after this page needs: the layout, the screens' entry, the
+ * data provider and the session's messages (no-ops when loaded already), and, from the sign-in page (whose next page is the dashboard), the dashboard's code. Elsewhere the
  * open screen loads its own code: the dashboard's would be bytes spent on a slow link for nothing.
  */
 export function preloadShell(onSignInPage: boolean): void {
@@ -34,6 +35,7 @@ export function preloadShell(onSignInPage: boolean): void {
     void loadLayout().catch(() => undefined);
     // a page without a session rendered with the public messages only: the next page needs the rest
     void preloadMessages(currentLocale(), ['session']).catch(() => undefined);
+    void loadDataProvider().catch(() => undefined);
     void import('../screens').catch(() => undefined);
     if (onSignInPage) void import('../custom/NoticeCentre.tsx').catch(() => undefined);
   };
