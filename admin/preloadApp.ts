@@ -49,15 +49,21 @@ export function appChunkFiles(bundle: Record<string, ChunkLike>, entryFile: stri
   return out;
 }
 
-/** A message bundle's chunk: the dynamic import of src/generated/messages-<part>.<locale>.json. */
-const MESSAGES_MODULE = /\/src\/generated\/messages-([a-z]+)\.([^/]+)\.json$/;
+/**
+ * A message chunk (part, locale): the dynamic imports of src/generated/messages-<part>.<locale>.json
+ * and of react-admin's own texts, src/i18n/ra.<locale>.ts (part "ra", loaded with "public").
+ */
+const MESSAGE_MODULES = [/\/src\/generated\/messages-([a-z]+)\.([^/]+)\.json$/, /\/src\/i18n\/(ra)\.([^/]+)\.ts$/];
 
-/** Each language's message chunks (file name by locale and part: public, session). */
+/** Each language's message chunks (file name by locale and part: public, ra, session). */
 export function messageChunks(bundle: Record<string, ChunkLike>): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (const c of Object.values(bundle)) {
-    const m = c.type === 'chunk' && c.facadeModuleId ? MESSAGES_MODULE.exec(c.facadeModuleId) : null;
-    if (m) (out[m[2]] ??= {})[m[1]] = c.fileName;
+    if (c.type !== 'chunk' || !c.facadeModuleId) continue;
+    for (const pattern of MESSAGE_MODULES) {
+      const m = pattern.exec(c.facadeModuleId);
+      if (m) (out[m[2]] ??= {})[m[1]] = c.fileName;
+    }
   }
   return out;
 }
@@ -65,8 +71,9 @@ export function messageChunks(bundle: Record<string, ChunkLike>): Record<string,
 /**
  * The inline script that preloads the messages of the language the page will start in: the app's
  * own `pickLocale` over the same inputs (stored preference, navigator.languages), never throwing
- * (storage may be unavailable). Their public part always; the session part too when a token is
- * stored, as the app does (src/providers/i18nProvider.ts, partsForThisPage).
+ * (storage may be unavailable). Their public part (with react-admin's own texts) always; the
+ * session part too when a token is stored, as the app does (src/providers/i18nProvider.ts,
+ * partsForThisPage).
  */
 export function messagesPreloadScript(chunks: Record<string, Record<string, string>>, supported: readonly string[], fallback: string): string {
   const files = Object.fromEntries(Object.entries(chunks).map(([l, parts]) => [l, Object.fromEntries(Object.entries(parts).map(([p, f]) => [p, `/${f}`]))]));
@@ -77,7 +84,7 @@ export function messagesPreloadScript(chunks: Record<string, Record<string, stri
     `var s=null,t=null;try{s=localStorage.getItem(${JSON.stringify(KEYS.locale)});t=localStorage.getItem(${JSON.stringify(KEYS.token)})}catch(e){}`,
     `var l=pick(s,[].concat(navigator.languages||[],navigator.language),${JSON.stringify(supported)},${JSON.stringify(fallback)});`,
     'var f=files[l]||{};',
-    "[f.public,t?f.session:null].forEach(function(h){if(!h)return;var k=document.createElement('link');k.rel='modulepreload';k.crossOrigin='';k.href=h;document.head.appendChild(k)})",
+    "[f.public,f.ra,t?f.session:null].forEach(function(h){if(!h)return;var k=document.createElement('link');k.rel='modulepreload';k.crossOrigin='';k.href=h;document.head.appendChild(k)})",
     '}catch(e){}})()',
   ].join('');
 }

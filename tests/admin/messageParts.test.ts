@@ -45,6 +45,9 @@ describe('the messages a page loads before its first render', () => {
       expectTranslated(p.translate, BUNDLES[locale].public, keysOf(BUNDLES[locale].public));
       expect(BUNDLES[locale].all[sessionKey]).toBeTruthy();
       expect(p.translate(sessionKey)).toBe(sessionKey);
+      // react-admin's own texts come with the public part (the notification's close button, the loading page)
+      expect(p.translate('ra.action.close')).not.toBe('ra.action.close');
+      expect(p.translate('ra.page.loading')).not.toBe('ra.page.loading');
     });
 
     it(`${locale}: with a session (the page a login opens), every message of the language`, async () => {

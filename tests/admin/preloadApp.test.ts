@@ -37,17 +37,20 @@ describe("the inline script that preloads the first language's messages", () => 
     'assets/messages-session.zh-CN-c.js': chunk('assets/messages-session.zh-CN-c.js', [], '/p/admin/src/generated/messages-session.zh-CN.json'),
     'assets/messages-public.en-US-b.js': chunk('assets/messages-public.en-US-b.js', [], '/p/admin/src/generated/messages-public.en-US.json'),
     'assets/messages-session.en-US-d.js': chunk('assets/messages-session.en-US-d.js', [], '/p/admin/src/generated/messages-session.en-US.json'),
+    'assets/ra.zh-CN-e.js': chunk('assets/ra.zh-CN-e.js', [], '/p/admin/src/i18n/ra.zh-CN.ts'),
+    'assets/ra.en-US-f.js': chunk('assets/ra.en-US-f.js', [], '/p/admin/src/i18n/ra.en-US.ts'),
   };
   const file = {
-    'zh-CN': { public: '/assets/messages-public.zh-CN-a.js', session: '/assets/messages-session.zh-CN-c.js' },
-    'en-US': { public: '/assets/messages-public.en-US-b.js', session: '/assets/messages-session.en-US-d.js' },
+    'zh-CN': { public: '/assets/messages-public.zh-CN-a.js', session: '/assets/messages-session.zh-CN-c.js', ra: '/assets/ra.zh-CN-e.js' },
+    'en-US': { public: '/assets/messages-public.en-US-b.js', session: '/assets/messages-session.en-US-d.js', ra: '/assets/ra.en-US-f.js' },
   };
+  const publicOf = (l: keyof typeof file) => [file[l].public, file[l].ra];
   const SUPPORTED = ['zh-CN', 'en-US'] as const;
 
   it("finds each language's message chunk", () => {
     expect(messageChunks(bundle)).toEqual({
-      'zh-CN': { public: 'assets/messages-public.zh-CN-a.js', session: 'assets/messages-session.zh-CN-c.js' },
-      'en-US': { public: 'assets/messages-public.en-US-b.js', session: 'assets/messages-session.en-US-d.js' },
+      'zh-CN': { public: 'assets/messages-public.zh-CN-a.js', session: 'assets/messages-session.zh-CN-c.js', ra: 'assets/ra.zh-CN-e.js' },
+      'en-US': { public: 'assets/messages-public.en-US-b.js', session: 'assets/messages-session.en-US-d.js', ra: 'assets/ra.en-US-f.js' },
     });
   });
 
@@ -90,20 +93,20 @@ describe("the inline script that preloads the first language's messages", () => 
     ];
     for (const [stored, languages] of cases) {
       const expected = pickLocale(stored, languages, SUPPORTED, 'zh-CN')!;
-      expect(run(stored, languages), `${stored} ${languages.join(',')}`).toEqual([file[expected].public]);
+      expect(run(stored, languages), `${stored} ${languages.join(',')}`).toEqual(publicOf(expected));
     }
     // the cases above do reach both languages by every rule
-    expect(run(null, ['en-GB'])).toEqual([file['en-US'].public]);
-    expect(run('zh-CN', ['en-US'])).toEqual([file['zh-CN'].public]);
-    expect(run(null, ['fr-FR'])).toEqual([file['zh-CN'].public]);
+    expect(run(null, ['en-GB'])).toEqual(publicOf('en-US'));
+    expect(run('zh-CN', ['en-US'])).toEqual(publicOf('zh-CN'));
+    expect(run(null, ['fr-FR'])).toEqual(publicOf('zh-CN'));
   });
 
   it("preloads the session's part too when a token is stored (the app loads it before its first render then)", () => {
-    expect(run('en-US', ['zh-CN'], 'ok', 'a.b.c')).toEqual([file['en-US'].public, file['en-US'].session]);
-    expect(run(null, ['zh-CN'], 'ok', 'a.b.c')).toEqual([file['zh-CN'].public, file['zh-CN'].session]);
+    expect(run('en-US', ['zh-CN'], 'ok', 'a.b.c')).toEqual([...publicOf('en-US'), file['en-US'].session]);
+    expect(run(null, ['zh-CN'], 'ok', 'a.b.c')).toEqual([...publicOf('zh-CN'), file['zh-CN'].session]);
   });
 
   it('never throws: without storage it goes by the browser languages', () => {
-    expect(run(null, ['en-US'], 'throws')).toEqual([file['en-US'].public]);
+    expect(run(null, ['en-US'], 'throws')).toEqual(publicOf('en-US'));
   });
 });

@@ -11,11 +11,9 @@
  */
 /// <reference types="vite/client" />
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import englishMessages from 'ra-language-english';
 import type { I18nProvider, TranslationMessages } from 'react-admin';
 import type { Locale } from '../../../codegen/runtime/model.ts';
 import { loadMessageParts, metadata } from '../generated/index.ts';
-import { raChineseMessages } from '../i18n/zh-CN.ts';
 import { LOCALE_NAMES } from '../i18n/shell.ts';
 import { getStoredLocale, getToken, setStoredLocale } from './storage.ts';
 import { pickLocale } from './localeChoice.ts';
@@ -59,10 +57,12 @@ function loadPart(locale: Locale, part: MessagePart): Promise<void> {
   const key = `${locale}:${part}`;
   let p = loading.get(key);
   if (!p) {
-    p = loadMessageParts[locale][part]()
-      .then((m) => {
+    const ra = part === 'public' ? raDictionaries[locale]() : Promise.resolve(null);
+    p = Promise.all([loadMessageParts[locale][part](), ra])
+      .then(([m, raModule]) => {
         const { $comment: _ignored, ...rest } = m;
         appBundles[locale] = { ...appBundles[locale], ...rest };
+        if (raModule) raLoaded[locale] = raModule.default;
         (loadedParts[locale] ??= new Set()).add(part);
       })
       .finally(() => loading.delete(key));
@@ -78,10 +78,19 @@ export async function preloadMessages(locale: Locale, parts: readonly MessagePar
   await Promise.all(parts.map((part) => loadPart(locale, part)));
 }
 
-const raDictionary = (locale: Locale): TranslationMessages => (locale === 'zh-CN' ? raChineseMessages : englishMessages);
+/**
+ * react-admin's own texts (ra.*), one chunk per language loaded with the public part (the public
+ * pages show a few: notifications, loading, the error page), so a page carries its language's only.
+ * admin/preloadApp.ts finds these chunks by their modules' names (src/i18n/ra.<locale>.ts).
+ */
+const raDictionaries: Record<Locale, () => Promise<{ default: TranslationMessages }>> = {
+  'zh-CN': () => import('../i18n/ra.zh-CN.ts'),
+  'en-US': () => import('../i18n/ra.en-US.ts'),
+};
+const raLoaded: Partial<Record<Locale, TranslationMessages>> = {};
 
 function messagesOf(locale: Locale): TranslationMessages {
-  return { ...raDictionary(locale), ...(appBundles[locale] ?? {}) } as TranslationMessages;
+  return { ...raLoaded[locale], ...(appBundles[locale] ?? {}) } as TranslationMessages;
 }
 
 let provider: I18nProvider | null = null;
