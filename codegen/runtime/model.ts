@@ -377,6 +377,8 @@ export interface AppConstants {
   mfa?: { requiredFor: Profile[] };
   constants: Record<string, number | string>;
   menuGroups: { key: string; titleKey: string; icon?: string }[];
+  /** messages the public pages' code shows, as keys or key prefixes (codegen/runtime/public-metadata.ts, splitMessages) */
+  publicMessages?: string[];
 }
 
 export interface CompiledAccess {
