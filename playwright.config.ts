@@ -36,12 +36,17 @@ export default defineConfig({
   expect: { timeout: scaled(10_000) },
   fullyParallel: false,
   workers: 1,
-  retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  // One retry, with a trace of it: a test that fails and then passes is reported as "flaky" by name
+  // in the summary (not hidden), and the retry's trace (test-results/<test>-retry1/trace.zip) shows
+  // what happened. Why: single failures no rerun reproduces cost whole CI runs (sessions 20-22: a
+  // lost menu click after login at load 10, 0 of 20 repeats; an idle connection reset), while a test
+  // that fails twice still fails the run. docs/adr/0045-browser-suite-retry.md
+  retries: 1,
+  reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     locale: 'zh-CN',
-    trace: 'off',
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumPath(),
