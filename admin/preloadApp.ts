@@ -10,8 +10,10 @@
  * browser (stored preference, browser languages): a small inline script, built from the app's own
  * choice (src/providers/localeChoice.ts), adds the modulepreload of that language's bundle while the
  * HTML is parsed, so the messages no longer wait for the entry to run (one round trip less on the
- * sign-in page; the other language is not fetched). A wrong guess costs nothing but the bytes: the
- * entry still imports the bundle it resolves. `<link rel="icon" href="data:,">` spares the browser
+ * sign-in page; the other language is not fetched): the part the public pages show, and the rest
+ * only on a page with a session (the sign-in page fetches it once idle). A wrong guess costs
+ * nothing but the bytes: the entry still imports the bundle it resolves. `<link rel="icon"
+ * href="data:,">` spares the browser
  * its request for /favicon.ico, which the server answers with the page itself, competing with the
  * scripts for the link.
  */
@@ -47,15 +49,21 @@ export function appChunkFiles(bundle: Record<string, ChunkLike>, entryFile: stri
   return out;
 }
 
-/** A message bundle's chunk: the dynamic import of src/generated/messages.<locale>.json. */
-const MESSAGES_MODULE = /\/src\/generated\/messages\.([^/]+)\.json$/;
+/**
+ * A message chunk (part, locale): the dynamic imports of src/generated/messages-<part>.<locale>.json
+ * and of react-admin's own texts, src/i18n/ra.<locale>.ts (part "ra", loaded with "public").
+ */
+const MESSAGE_MODULES = [/\/src\/generated\/messages-([a-z]+)\.([^/]+)\.json$/, /\/src\/i18n\/(ra)\.([^/]+)\.ts$/];
 
-/** Each language's message chunk (file name by locale). */
-export function messageChunks(bundle: Record<string, ChunkLike>): Record<string, string> {
-  const out: Record<string, string> = {};
+/** Each language's message chunks (file name by locale and part: public, ra, session). */
+export function messageChunks(bundle: Record<string, ChunkLike>): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
   for (const c of Object.values(bundle)) {
-    const locale = c.type === 'chunk' && c.facadeModuleId ? MESSAGES_MODULE.exec(c.facadeModuleId)?.[1] : undefined;
-    if (locale) out[locale] = c.fileName;
+    if (c.type !== 'chunk' || !c.facadeModuleId) continue;
+    for (const pattern of MESSAGE_MODULES) {
+      const m = pattern.exec(c.facadeModuleId);
+      if (m) (out[m[2]] ??= {})[m[1]] = c.fileName;
+    }
   }
   return out;
 }
@@ -63,17 +71,20 @@ export function messageChunks(bundle: Record<string, ChunkLike>): Record<string,
 /**
  * The inline script that preloads the messages of the language the page will start in: the app's
  * own `pickLocale` over the same inputs (stored preference, navigator.languages), never throwing
- * (storage may be unavailable).
+ * (storage may be unavailable). Their public part (with react-admin's own texts) always; the
+ * session part too when a token is stored, as the app does (src/providers/i18nProvider.ts,
+ * partsForThisPage).
  */
-export function messagesPreloadScript(chunks: Record<string, string>, supported: readonly string[], fallback: string): string {
-  const files = Object.fromEntries(Object.entries(chunks).map(([l, f]) => [l, `/${f}`]));
+export function messagesPreloadScript(chunks: Record<string, Record<string, string>>, supported: readonly string[], fallback: string): string {
+  const files = Object.fromEntries(Object.entries(chunks).map(([l, parts]) => [l, Object.fromEntries(Object.entries(parts).map(([p, f]) => [p, `/${f}`]))]));
   return [
     '(function(){try{',
     `var pick=${pickLocale.toString()};`,
     `var files=${JSON.stringify(files)};`,
-    `var s=null;try{s=localStorage.getItem(${JSON.stringify(KEYS.locale)})}catch(e){}`,
+    `var s=null,t=null;try{s=localStorage.getItem(${JSON.stringify(KEYS.locale)});t=localStorage.getItem(${JSON.stringify(KEYS.token)})}catch(e){}`,
     `var l=pick(s,[].concat(navigator.languages||[],navigator.language),${JSON.stringify(supported)},${JSON.stringify(fallback)});`,
-    "if(files[l]){var k=document.createElement('link');k.rel='modulepreload';k.crossOrigin='';k.href=files[l];document.head.appendChild(k)}",
+    'var f=files[l]||{};',
+    "[f.public,f.ra,t?f.session:null].forEach(function(h){if(!h)return;var k=document.createElement('link');k.rel='modulepreload';k.crossOrigin='';k.href=h;document.head.appendChild(k)})",
     '}catch(e){}})()',
   ].join('');
 }

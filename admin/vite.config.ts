@@ -15,6 +15,7 @@ import { defineConfig, type Plugin, type ViteDevServer } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './precompress.ts';
 import { preloadApp } from './preloadApp.ts';
+import { leanModules } from './leanModules.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +23,8 @@ const api = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 const vitePort = Number(process.env.VITE_PORT ?? 5173);
 const generatedDir = fileURLToPath(new URL('./src/generated/', import.meta.url));
 const MESSAGES = /^messages\.(.+)\.json$/;
+/** The two parts the app loads (messages-public.<locale>.json, messages-session.<locale>.json): made from the bundles, so not compared again. */
+const MESSAGE_PARTS = /^messages-[a-z]+\..+\.json$/;
 
 /** The admin's whole metadata and schemas as codegen wrote them (dev only: the bundle carries only the public part). */
 type DevModel = { metadata: unknown; schemas?: unknown };
@@ -39,6 +42,7 @@ function generatedNow(): { hash: string; bundles: Record<string, unknown>; model
     const rest: string[] = [];
     let hash = '';
     for (const name of readdirSync(generatedDir).sort()) {
+      if (MESSAGE_PARTS.test(name)) continue;
       const text = readFileSync(generatedDir + name, 'utf8');
       const locale = MESSAGES.exec(name)?.[1];
       if (locale) bundles[locale] = JSON.parse(text);
@@ -178,7 +182,7 @@ function typeErrorsOverlay(): Plugin {
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), reloadWithServer(), typeErrorsOverlay(), preloadApp(), precompress()],
+  plugins: [leanModules(), react(), reloadWithServer(), typeErrorsOverlay(), preloadApp(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

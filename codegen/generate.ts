@@ -7,7 +7,7 @@ import { compile as jsonSchemaToTs } from 'json-schema-to-typescript';
 import { allSchemas, type JsonSchema } from './runtime/field-schema.ts';
 import { postgres, schemaSql, sqlite, tableDefs, type TableDef } from './runtime/dialect.ts';
 import type { Catalogues, CompiledMetadata } from './runtime/model.ts';
-import { bundledMessages, publicMetadata } from './runtime/public-metadata.ts';
+import { bundledMessages, MESSAGE_PARTS, publicMetadata, splitMessages } from './runtime/public-metadata.ts';
 
 export const SERVER_OUT = 'server/generated';
 export const ADMIN_OUT = 'admin/src/generated';
@@ -205,7 +205,14 @@ export function replaceGenerated(next: GeneratedBundle): void {
   files.set(`${ADMIN_OUT}/metadata.json`, json(pub));
   files.set(`${ADMIN_OUT}/metadata.public.json`, json(publicMetadata(meta)));
   files.set(`${ADMIN_OUT}/schemas.json`, json(schemas));
-  for (const [loc, msgs] of Object.entries(catalogues)) files.set(`${ADMIN_OUT}/messages.${loc}.json`, json(bundledMessages(meta, msgs)));
+  // messages.<locale>.json: every message the admin ships (the admin's tests, the dev loop's text
+  // swap); the app loads it in two parts, the public pages' first (splitMessages)
+  for (const [loc, msgs] of Object.entries(catalogues)) {
+    const bundled = bundledMessages(meta, msgs);
+    const parts = splitMessages(meta, bundled);
+    files.set(`${ADMIN_OUT}/messages.${loc}.json`, json(bundled));
+    for (const part of MESSAGE_PARTS) files.set(`${ADMIN_OUT}/messages-${part}.${loc}.json`, json(parts[part]));
+  }
   files.set(
     `${ADMIN_OUT}/index.ts`,
     `${tsBanner}import type { CompiledMetadata } from '../../../codegen/runtime/model.ts';
@@ -223,11 +230,27 @@ export function installMetadata(next: CompiledMetadata, nextSchemas: Record<stri
   metadata = next;
   schemas = nextSchemas;
 }
-/** message bundles load on demand, one per language */
-export const loadMessages = {
-  'zh-CN': () => import('./messages.zh-CN.json').then((m) => m.default as unknown as Record<string, string>),
-  'en-US': () => import('./messages.en-US.json').then((m) => m.default as unknown as Record<string, string>),
+type Messages = Record<string, string>;
+const messages = (m: { default: unknown }) => m.default as Messages;
+/**
+ * The message bundles load on demand, per language in two parts: 'public', what a page without a
+ * session shows (sign-in, forgot and reset password, error pages), and 'session', the rest
+ * (codegen/runtime/public-metadata.ts, splitMessages).
+ */
+export const loadMessageParts = {
+  'zh-CN': {
+    public: () => import('./messages-public.zh-CN.json').then(messages),
+    session: () => import('./messages-session.zh-CN.json').then(messages),
+  },
+  'en-US': {
+    public: () => import('./messages-public.en-US.json').then(messages),
+    session: () => import('./messages-session.en-US.json').then(messages),
+  },
 };
+/** Every message of a language (both parts). */
+export const loadMessages = Object.fromEntries(
+  Object.entries(loadMessageParts).map(([locale, part]) => [locale, async (): Promise<Messages> => ({ ...(await part.public()), ...(await part.session()) })]),
+) as Record<keyof typeof loadMessageParts, () => Promise<Messages>>;
 `,
   );
   return files;

@@ -14,6 +14,7 @@ import { openDb, type DbTarget } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { migrate, type MigrateReport } from './db/migrate.ts';
 import { ensureTrigramIndexes } from './db/trigram.ts';
+import { ensureChartSums, tablesMigrated } from './home/chart-sums-build.ts';
 import { Engine, type HandlerTable } from './engine/engine.ts';
 import { createHandlers } from './handlers/index.ts';
 import { hooks as lifecycleHooks } from './hooks/index.ts';
@@ -136,6 +137,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       migration = await migrate(db, tables[db.kind], migrations);
       // substring searches' trigram indexes (server/db/trigram.ts)
       migration.steps.push(...(await ensureTrigramIndexes(db, metadata)));
+      // the charts' sums: built for a new or changed chart, or a table the migration changed (server/home/chart-sums-build.ts)
+      migration.steps.push(...(await ensureChartSums(db, metadata, tablesMigrated(migration, migrations))));
     }
   } catch (err) {
     await db.close();

@@ -49,6 +49,9 @@ export async function prepare(config: Config): Promise<string> {
     // substring searches' trigram indexes, built after the demo data (one pass instead of a trigger per row)
     const { ensureTrigramIndexes } = await import('./db/trigram.ts');
     for (const line of await ensureTrigramIndexes(db, metadata, (msg) => log(msg))) log(`database ${describeTarget(config.database)}: ${line}`);
+    // the charts' sums, after the demo data and the migration (server/home/chart-sums-build.ts)
+    const { ensureChartSums, tablesMigrated } = await import('./home/chart-sums-build.ts');
+    for (const line of await ensureChartSums(db, metadata, tablesMigrated(report, migrations))) log(`database ${describeTarget(config.database)}: ${line}`);
     return await resolveSecret(config, db);
   } finally {
     await db.close();

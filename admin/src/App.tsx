@@ -13,8 +13,9 @@ import { PortalNotification } from './layout/Notification.tsx';
 import { SettingsProvider, useSettings } from './layout/settings.tsx';
 import { buildTheme } from './layout/theme.ts';
 import { authProvider } from './providers/authProvider.ts';
-import { dataProvider } from './providers/dataProvider.ts';
+import { lazyDataProvider, loadDataProvider } from './providers/lazyDataProvider.ts';
 import { portalStore } from './providers/store.ts';
+import { getToken } from './providers/storage.ts';
 import { AccessDenied, CatchAll, layoutRoutes, publicRoutes, resources } from './routing/routes.tsx';
 import { LOGIN_PATH } from './routing/routeTable.ts';
 
@@ -25,7 +26,7 @@ function PortalAdmin({ i18nProvider }: { i18nProvider: I18nProvider }) {
   const theme = useMemo(() => buildTheme(settings.themeColor), [settings.themeColor]);
   return (
     <PortalAdminUI
-      dataProvider={dataProvider}
+      dataProvider={lazyDataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
       store={store}
@@ -49,6 +50,8 @@ export function App({ i18nProvider }: { i18nProvider: I18nProvider }) {
   // npm run dev swaps the texts of a metadata edit below <Admin>, which keeps this provider (providers/LiveTexts.tsx)
   // the sign-in page shows no layout: fetch it (and the dashboard's code) once the page is idle
   useEffect(() => preloadShell(window.location.pathname === LOGIN_PATH), []);
+  // a page with a session reads records at once: its data provider loads beside the layout
+  useEffect(() => void (getToken() && loadDataProvider().catch(() => undefined)), []);
   return (
     <BrowserRouter>
       <SettingsProvider>

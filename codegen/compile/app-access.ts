@@ -2,6 +2,7 @@
 import { ptr } from '../load.ts';
 import { PROFILES, type AppConstants, type CompiledAccess, type CompiledCodeTable } from '../runtime/model.ts';
 import type { CompileContext } from './context.ts';
+import { isKeyOrBelow } from '../runtime/public-metadata.ts';
 
 export function compileApp(ctx: CompileContext): AppConstants {
   const { src, err, needKey } = ctx;
@@ -10,6 +11,12 @@ export function compileApp(ctx: CompileContext): AppConstants {
   const app: AppConstants = { ...appRest, constants: appRest.constants ?? {}, menuGroups: appRest.menuGroups ?? [] };
   needKey(src.app.file, '/titleKey', app.titleKey, 'app title');
   app.menuGroups.forEach((g, i) => needKey(src.app.file, ptr('menuGroups', i, 'titleKey'), g.titleKey, `menu group "${g.key}"`));
+  // a prefix names every key below it: one that names none is a typo (or a key since renamed)
+  (app.publicMessages ?? []).forEach((prefix, i) => {
+    const keys = [...(ctx.cat.get(app.defaultLocale)?.keys() ?? [])];
+    if (!keys.some((k) => isKeyOrBelow(k, prefix)))
+      err(src.app.file, ptr('publicMessages', i), `public message "${prefix}" names no message of the catalogues`);
+  });
   if (!app.locales.includes(app.defaultLocale)) err(src.app.file, '/defaultLocale', `"${app.defaultLocale}" is not one of locales`);
   if (app.pageSize > app.maxPageSize) err(src.app.file, '/pageSize', `pageSize ${app.pageSize} exceeds maxPageSize ${app.maxPageSize}`);
   return app;

@@ -9,6 +9,7 @@ import type { CompiledChart, CompiledEntity, CompiledScreen } from '../runtime/m
 import type { CompileContext } from './context.ts';
 import type { RawChart } from './raw.ts';
 import { compileListFilter, listTarget } from './tiles.ts';
+import { chartSummary } from './chart-sums.ts';
 
 interface ChartSource {
   screen: CompiledScreen;
@@ -68,6 +69,8 @@ export function compileCharts(
         else if (s.private) r.err(file, `${at}/sum`, `chart "${c.key}" may not sum the private field "${s.name}"`);
         else if (!SUMMABLE.has(s.type)) r.err(file, `${at}/sum`, `chart "${c.key}" sums an integer or decimal field ("${s.name}" is ${s.type})`);
       }
+      const summary = chartSummary(screen.name, out, list.target, list.ent);
+      if (summary) out.summary = summary;
       return out;
     });
   }

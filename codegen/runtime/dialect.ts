@@ -110,6 +110,14 @@ export interface Dialect {
    */
   forUpdate(alias: string): string;
   /**
+   * A statement that keeps other transactions from writing `table`, and from taking this same lock,
+   * until this one ends, while they may still read it (a chart's sums rebuilt from the rows:
+   * server/home/chart-sums-build.ts). PostgreSQL: LOCK TABLE ... IN SHARE ROW EXCLUSIVE MODE (it
+   * conflicts with the writers' ROW EXCLUSIVE and with itself, not with reads). SQLite: null; an
+   * IMMEDIATE transaction already holds the database's one write lock.
+   */
+  lockAgainstWrites(table: string): string | null;
+  /**
    * The tail of a SELECT that claims work rows several processes compete for (the outbox, the
    * mail sender). PostgreSQL: rows another transaction holds are skipped, not waited for, so two
    * processes never take the same row and never queue behind each other. SQLite: nothing; the claim
@@ -251,6 +259,7 @@ export const sqlite: Dialect = {
   dayOf: (column) => `substr(${column}, 1, 10)`,
   changeStampSql: `SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version()) AS stamp`,
   forUpdate: () => '',
+  lockAgainstWrites: () => null,
   skipLocked: () => '',
   broadRange: (condition) => `likelihood(${condition}, 0.9)`,
   identifier: (name) => name,
@@ -342,6 +351,7 @@ export const postgres: Dialect = {
   dayOf: (column, type) => (type === 'date' ? `to_char(${column}, 'YYYY-MM-DD')` : `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`),
   changeStampSql: `SELECT pg_current_snapshot()::text AS stamp`,
   forUpdate: (alias) => ` FOR UPDATE OF ${alias}`,
+  lockAgainstWrites: (table) => `LOCK TABLE ${quote(table)} IN SHARE ROW EXCLUSIVE MODE`,
   skipLocked: (alias) => ` FOR UPDATE OF ${alias} SKIP LOCKED`,
   broadRange: (condition) => condition,
   identifier: pgIdentifier,

@@ -12,5 +12,12 @@ export function homeTables(autoId: string, bigint: string): string[] {
     `CREATE INDEX IF NOT EXISTS ix_notifications_audience ON _notifications (profile, id)`,
     // read state per account
     `CREATE TABLE IF NOT EXISTS _notification_reads (account_id ${bigint} NOT NULL, notification_id ${bigint} NOT NULL, PRIMARY KEY (account_id, notification_id))`,
+    // the charts' sums per scope and bucket (server/home/chart-sums.ts): writers only ever insert
+    // rows (a change's delta: no row any two writers both update), readers add up the rows of their
+    // key, and a reader that finds many folds them into one row per bucket
+    `CREATE TABLE IF NOT EXISTS _chart_sums (id ${autoId}, chart TEXT NOT NULL, warehouse TEXT NOT NULL, supplier TEXT NOT NULL, bucket TEXT NOT NULL, n ${bigint} NOT NULL, total ${bigint === 'BIGINT' ? 'NUMERIC' : 'REAL'} NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS ix_chart_sums_key ON _chart_sums (chart, warehouse, supplier, bucket, n, total)`,
+    // which definition each chart's sums were built for: another one (metadata changed) is built again from the rows
+    `CREATE TABLE IF NOT EXISTS _chart_sum_builds (chart TEXT PRIMARY KEY, definition TEXT NOT NULL, built_at TEXT NOT NULL)`,
   ];
 }

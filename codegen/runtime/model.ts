@@ -296,6 +296,28 @@ export interface CompiledChart {
   valueLabelKey: string;
   kind: 'bar' | 'line';
   profiles: Profile[];
+  /** the per-scope sums the engine keeps for it (codegen derives it when the chart's rows are a fixed condition: codegen/compile/chart-sums.ts) */
+  summary?: ChartSummary;
+}
+
+/**
+ * What the engine keeps for a chart whose rows are a fixed condition on stored values (the list's
+ * fixed filter, the tab's, the chart's own: equalities and lists only), so that the chart reads a
+ * few dozen summary rows instead of every matching row (server/home/chart-sums.ts): per warehouse,
+ * per supplier the row names (and once for "every supplier") and per bucket, the count of rows and
+ * the sum of the summed field, changed in the transaction of every write of the entity.
+ */
+export interface ChartSummary {
+  /** the sums' rows are this key's: the dashboard and the chart (`dashboard/shippedPerDay`) */
+  key: string;
+  entity: string;
+  /** the scope columns of the key: the entity's warehouse field and supplier fields */
+  warehouseField?: string;
+  supplierFields: string[];
+  /** the rows counted: field -> the stored values it may hold (list-protocol eq / in) */
+  where: Record<string, (string | number | boolean)[]>;
+  /** rows with this field true are not counted (the list hides soft-deleted rows) */
+  softDelete?: string;
 }
 
 /** A relative date bound of a tile's filter: today plus this many days (resolved when counted). */
@@ -355,6 +377,8 @@ export interface AppConstants {
   mfa?: { requiredFor: Profile[] };
   constants: Record<string, number | string>;
   menuGroups: { key: string; titleKey: string; icon?: string }[];
+  /** messages the public pages' code shows, as keys or key prefixes (codegen/runtime/public-metadata.ts, splitMessages) */
+  publicMessages?: string[];
 }
 
 export interface CompiledAccess {

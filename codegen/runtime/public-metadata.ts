@@ -19,7 +19,8 @@ const PUBLIC_RULES = ['email', 'password'];
 /** accountStatus: which statuses may log in (the login call checks the answer's status). */
 const PUBLIC_CODE_TABLES = ['accountStatus'];
 
-type SecretAppKeys = 'lockout' | 'token' | 'upload' | 'mfa' | 'constants' | 'password';
+/** publicMessages is not secret, but only codegen reads it (the split of the message bundles below). */
+type SecretAppKeys = 'lockout' | 'token' | 'upload' | 'mfa' | 'constants' | 'password' | 'publicMessages';
 export type PublicAppConstants = Omit<AppConstants, SecretAppKeys> & {
   password: Pick<AppConstants['password'], 'loginMinLength' | 'historyCount' | 'resetLinkMinutes'>;
 };
@@ -33,7 +34,7 @@ const pick = <T>(record: Record<string, T>, keys: readonly string[]): Record<str
   Object.fromEntries(keys.filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
 
 export function publicMetadata(meta: CompiledMetadata): PublicMetadata {
-  const { lockout: _l, token: _t, upload: _u, mfa: _m, constants: _c, password, ...app } = meta.app;
+  const { lockout: _l, token: _t, upload: _u, mfa: _m, constants: _c, publicMessages: _p, password, ...app } = meta.app;
   return {
     hash: meta.hash,
     app: { ...app, password: { loginMinLength: password.loginMinLength, historyCount: password.historyCount, resetLinkMinutes: password.resetLinkMinutes } },
@@ -61,4 +62,34 @@ export function bundledMessages(meta: CompiledMetadata, messages: Record<string,
     ),
   );
   return Object.fromEntries(Object.entries(messages).filter(([key]) => !hidden.has(key)));
+}
+
+/** `shell.login` names `shell.login` itself and every key below it (`shell.login.submit`), not `shell.loginx`. */
+export const isKeyOrBelow = (key: string, prefix: string): boolean => key === prefix || key.startsWith(`${prefix}.`);
+
+/** Every string of a JSON value (the public metadata: titles, labels, rules' message keys ...). */
+function* stringsOf(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const v of value) yield* stringsOf(v);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) yield* stringsOf(v);
+}
+
+/**
+ * The admin's messages in two bundles (issue 21): `public`, what a page without a session can show,
+ * which the sign-in page loads before its first render, and `session`, the rest, which it fetches
+ * once idle (a logged-in page loads both at once). Public are the messages the public metadata
+ * names (the app's title, the public screens' titles, the public rules' messages: what the public
+ * pages translate from metadata) and those app.json's `publicMessages` declares for the public
+ * pages' own code (tests/e2e/sign-in-path.spec.ts checks that their scripts name no other).
+ */
+export const MESSAGE_PARTS = ['public', 'session'] as const;
+export type MessagePart = (typeof MESSAGE_PARTS)[number];
+
+export function splitMessages(meta: CompiledMetadata, messages: Record<string, string>): Record<MessagePart, Record<string, string>> {
+  const named = new Set(stringsOf(publicMetadata(meta)));
+  const declared = meta.app.publicMessages ?? [];
+  const isPublic = (key: string) => named.has(key) || declared.some((prefix) => isKeyOrBelow(key, prefix));
+  const out: Record<MessagePart, Record<string, string>> = { public: {}, session: {} };
+  for (const [key, text] of Object.entries(messages)) out[isPublic(key) ? 'public' : 'session'][key] = text;
+  return out;
 }

@@ -19,6 +19,7 @@ import { fieldOf, selectFields, selectList, toRecord } from './records.ts';
 import { personNameColumns, personNameSql } from './person-names.ts';
 import { holdsUserId, personNameField, personNameKey } from '../../codegen/runtime/person-name.ts';
 import { emitMessages } from '../outbox/emit.ts';
+import { recordChartSums } from '../home/chart-sums.ts';
 import type {
   ActionContext,
   ActionOutcome,
@@ -360,6 +361,7 @@ export class Engine {
       }
     }
     const entries = records.map((r, i) => ({ id: Number(r.id), changes: Object.fromEntries(Object.keys(rows[i]).map((n) => [n, [null, rows[i][n]]])) }));
+    await recordChartSums(q, this.meta, e, [], records);
     await this.audit(q, p, e, entries, 'create', now);
     return records;
   }
@@ -400,6 +402,8 @@ export class Engine {
     }
     const info = await q.run(`UPDATE ${quote(e.table)} SET ${sets.join(', ')} WHERE ${where}`, params);
     if (info.changes === 0) throw conflict('error.staleVersion');
+    const after = (await this.selectById(q, e, id, null))!;
+    await recordChartSums(q, this.meta, e, [before], [after]);
     await this.audit(
       q,
       p,
@@ -408,7 +412,7 @@ export class Engine {
       operation,
       now,
     );
-    return (await this.selectById(q, e, id, null))!;
+    return after;
   }
 
   /** The audit rows of one operation on one or more records (one insert), then afterAudit once for them. */
@@ -671,6 +675,7 @@ export class Engine {
     const full = (await this.selectById(q, e, id, null, true))!;
     if (e.file && typeof full.storageName === 'string') files.push(full.storageName);
     await q.run(`DELETE FROM ${quote(e.table)} WHERE ${quote('id')} = ?`, [id]);
+    await recordChartSums(q, this.meta, e, [full], []);
     await this.audit(
       q,
       p,

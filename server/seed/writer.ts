@@ -6,10 +6,12 @@
  * and refers to their ids at once (synchronously), and `flush()` loads what is buffered in one
  * transaction with the driver's bulk insert (multi-row INSERTs on PostgreSQL). The tables must
  * not be written by anybody else while a writer is open (seeding fills an empty database).
+ * Closing it builds the charts' sums of the tables it wrote (close()).
  */
 import type { CompiledEntity, CompiledMetadata } from '../../codegen/runtime/model.ts';
 import { quote } from '../../codegen/runtime/dialect.ts';
 import type { Db } from '../db/types.ts';
+import { allSummedCharts, rebuildChartSums } from '../home/chart-sums-build.ts';
 
 interface Buffer {
   table: string;
@@ -128,11 +130,17 @@ export class RowWriter {
     this.buffered = 0;
   }
 
-  /** Flushes, then lets the database's own id generators continue after the ids written here. */
+  /**
+   * Flushes, then lets the database's own id generators continue after the ids written here, and
+   * builds the charts' sums of the tables written again from their rows: the rows went in without
+   * the engine, which keeps those sums on every write of its own (server/home/chart-sums.ts).
+   */
   async close(): Promise<void> {
     await this.flush();
     for (const t of this.touched) for (const sql of this.db.dialect.resetIdentity(t)) await this.db.get(sql);
+    const summed = allSummedCharts(this.meta).filter((c) => this.touched.has(this.meta.entities[c.summary.entity].table));
     this.touched.clear();
+    await rebuildChartSums(this.db, this.meta, summed);
   }
 
   private valueOf(e: CompiledEntity, n: string, values: Record<string, unknown>): unknown {

@@ -76,6 +76,8 @@ describe('persistence', () => {
   });
 
   it('switches messages and keeps app + react-admin + shell texts together', async () => {
+    // a page with a session (the header's switch): every message of the new language
+    setToken('t');
     await preloadMessages('zh-CN');
     const p = createI18nProvider('zh-CN');
     expect(p.translate('ra.action.save')).toBe('保存');

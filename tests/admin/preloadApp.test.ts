@@ -33,23 +33,35 @@ describe('appChunkFiles', () => {
 describe("the inline script that preloads the first language's messages", () => {
   const bundle = {
     'assets/index.js': chunk('assets/index.js', [], '/p/admin/src/main.tsx'),
-    'assets/messages.zh-CN-a.js': chunk('assets/messages.zh-CN-a.js', [], '/p/admin/src/generated/messages.zh-CN.json'),
-    'assets/messages.en-US-b.js': chunk('assets/messages.en-US-b.js', [], '/p/admin/src/generated/messages.en-US.json'),
+    'assets/messages-public.zh-CN-a.js': chunk('assets/messages-public.zh-CN-a.js', [], '/p/admin/src/generated/messages-public.zh-CN.json'),
+    'assets/messages-session.zh-CN-c.js': chunk('assets/messages-session.zh-CN-c.js', [], '/p/admin/src/generated/messages-session.zh-CN.json'),
+    'assets/messages-public.en-US-b.js': chunk('assets/messages-public.en-US-b.js', [], '/p/admin/src/generated/messages-public.en-US.json'),
+    'assets/messages-session.en-US-d.js': chunk('assets/messages-session.en-US-d.js', [], '/p/admin/src/generated/messages-session.en-US.json'),
+    'assets/ra.zh-CN-e.js': chunk('assets/ra.zh-CN-e.js', [], '/p/admin/src/i18n/ra.zh-CN.ts'),
+    'assets/ra.en-US-f.js': chunk('assets/ra.en-US-f.js', [], '/p/admin/src/i18n/ra.en-US.ts'),
   };
+  const file = {
+    'zh-CN': { public: '/assets/messages-public.zh-CN-a.js', session: '/assets/messages-session.zh-CN-c.js', ra: '/assets/ra.zh-CN-e.js' },
+    'en-US': { public: '/assets/messages-public.en-US-b.js', session: '/assets/messages-session.en-US-d.js', ra: '/assets/ra.en-US-f.js' },
+  };
+  const publicOf = (l: keyof typeof file) => [file[l].public, file[l].ra];
   const SUPPORTED = ['zh-CN', 'en-US'] as const;
 
   it("finds each language's message chunk", () => {
-    expect(messageChunks(bundle)).toEqual({ 'zh-CN': 'assets/messages.zh-CN-a.js', 'en-US': 'assets/messages.en-US-b.js' });
+    expect(messageChunks(bundle)).toEqual({
+      'zh-CN': { public: 'assets/messages-public.zh-CN-a.js', session: 'assets/messages-session.zh-CN-c.js', ra: 'assets/ra.zh-CN-e.js' },
+      'en-US': { public: 'assets/messages-public.en-US-b.js', session: 'assets/messages-session.en-US-d.js', ra: 'assets/ra.en-US-f.js' },
+    });
   });
 
   /** Runs the script against a stand-in page: the links it adds to <head> (href only). */
-  function run(stored: string | null, languages: string[], storage: 'ok' | 'throws' = 'ok'): string[] {
+  function run(stored: string | null, languages: string[], storage: 'ok' | 'throws' = 'ok', token: string | null = null): string[] {
     const added: { rel: string; href: string; crossOrigin: string | null }[] = [];
     const env = {
       localStorage: {
         getItem: (k: string) => {
           if (storage === 'throws') throw new Error('private mode');
-          return k === 'portal.locale' ? stored : null;
+          return k === 'portal.locale' ? stored : k === 'portal.token' ? token : null;
         },
       },
       navigator: { languages, language: languages[0] },
@@ -79,18 +91,22 @@ describe("the inline script that preloads the first language's messages", () => 
       ['zh-CN', ['en-US']],
       ['xx-XX', ['en-US']],
     ];
-    const file = { 'zh-CN': '/assets/messages.zh-CN-a.js', 'en-US': '/assets/messages.en-US-b.js' };
     for (const [stored, languages] of cases) {
       const expected = pickLocale(stored, languages, SUPPORTED, 'zh-CN')!;
-      expect(run(stored, languages), `${stored} ${languages.join(',')}`).toEqual([file[expected]]);
+      expect(run(stored, languages), `${stored} ${languages.join(',')}`).toEqual(publicOf(expected));
     }
     // the cases above do reach both languages by every rule
-    expect(run(null, ['en-GB'])).toEqual([file['en-US']]);
-    expect(run('zh-CN', ['en-US'])).toEqual([file['zh-CN']]);
-    expect(run(null, ['fr-FR'])).toEqual([file['zh-CN']]);
+    expect(run(null, ['en-GB'])).toEqual(publicOf('en-US'));
+    expect(run('zh-CN', ['en-US'])).toEqual(publicOf('zh-CN'));
+    expect(run(null, ['fr-FR'])).toEqual(publicOf('zh-CN'));
+  });
+
+  it("preloads the session's part too when a token is stored (the app loads it before its first render then)", () => {
+    expect(run('en-US', ['zh-CN'], 'ok', 'a.b.c')).toEqual([...publicOf('en-US'), file['en-US'].session]);
+    expect(run(null, ['zh-CN'], 'ok', 'a.b.c')).toEqual([...publicOf('zh-CN'), file['zh-CN'].session]);
   });
 
   it('never throws: without storage it goes by the browser languages', () => {
-    expect(run(null, ['en-US'], 'throws')).toEqual(['/assets/messages.en-US-b.js']);
+    expect(run(null, ['en-US'], 'throws')).toEqual(publicOf('en-US'));
   });
 });

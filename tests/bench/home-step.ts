@@ -4,13 +4,14 @@
  * read the most rows) and internal staff (staff01): the work tiles, the charts, the notification
  * feed and the notice centre's list, each timed over loopback HTTP (an upper bound of the server
  * time: the issue's target is at most 50 ms for the calls together) one after another and all four
- * at once, as the page sends them. The first call of each is the uncached one (the home's counts
- * and sums are kept until the next write: server/home/stamped-cache.ts), reported apart; the
+ * at once, as the page sends them. The first call of each is the uncached one (the tiles' counts
+ * are kept until the next write: server/home/stamped-cache.ts), reported apart; the
  * medians are of the calls after it, as a supplier coming back to its home with no write in
  * between gets them. Then, on each setup, the page ready after login in Chromium on the loopback
- * (pageReady below). Then, on each backend's one-process setup, the charts without the indexes
- * declared for them (dropped, timed, created again): the before/after of those indexes in the
- * same run. No timing is asserted.
+ * (pageReady below). Then, on each backend's one-process setup, each summed chart read both ways
+ * on the bench's own connection: from the rows (the aggregate every call ran before the charts'
+ * sums, server/home/chart-sums.ts) and from the caller's key of the sums: the before/after of the
+ * sums in the same run. No timing is asserted.
  */
 import { chromium, type Browser } from '@playwright/test';
 import { existsSync } from 'node:fs';
@@ -21,21 +22,18 @@ import { withSetups, type Ctx } from './steps.ts';
 import type { StepResult } from './report.ts';
 import type { Running } from './setups.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
-import { openDb } from '../../server/db/open.ts';
-import { metadata, tables } from '../../server/generated/index.ts';
+import type { Db } from '../../server/db/types.ts';
+import { buildApp } from '../../server/app.ts';
+import { metadata } from '../../server/generated/index.ts';
+import { chartStatement } from '../../server/home/charts.ts';
+import { sumsScope, sumsStatement } from '../../server/home/chart-sums-read.ts';
+import { principalOf } from './list-cases.ts';
 
 const notices = `/api/notices?${new URLSearchParams({ filter: JSON.stringify({ status: '0' }), range: '[0,49]', sort: JSON.stringify(['publishedAt', 'DESC']) })}`;
 export const HOME_CALLS = { tiles: '/api/home/tiles', charts: '/api/home/charts', notifications: '/api/notifications', notices } as const;
 type Call = keyof typeof HOME_CALLS;
 const USERS = ['sup01', 'staff01'] as const;
 const ADMIN_DIST = join(ROOT, 'admin', 'dist');
-/** BENCH_HOME_INDEX_DROP=off leaves out the charts' indexes before/after (rebuilding them on a million lines takes minutes) */
-const INDEX_DROP = process.env.BENCH_HOME_INDEX_DROP !== 'off';
-/** the indexes declared for the charts' aggregates (metadata/entities/order.json), by their columns */
-const CHART_INDEXES = [
-  ['warehouse_code', 'last_shipped_at', 'direct_supplier_code', 'production_supplier_code', 'purchasing_supplier_code'],
-  ['warehouse_code', 'status', 'forecast_receive_date', 'direct_supplier_code', 'production_supplier_code', 'purchasing_supplier_code', 'unsent_qty'],
-];
 
 interface Timing {
   /** the first call (after a login, whose writes leave nothing cached), not in the median */
@@ -122,22 +120,49 @@ async function homeOf(r: Running, user: string, runs: number) {
   return { calls, sumOfMedians, together };
 }
 
-/** the charts timed without their indexes, then the indexes created again */
-async function withoutChartIndexes(ctx: Ctx, r: Running, runs: number): Promise<{ withIndexes: Timing; withoutIndexes: Timing; ratio: number }> {
-  const base = r.server.base;
-  const token = await login(base, 'sup01', DEMO_PASSWORD, 'PDC01');
-  const withIndexes = await sample(runs, () => timed(base, HOME_CALLS.charts, token));
-  const db = await openDb(r.setup.backend === 'postgres' ? { url: ctx.pg!.url } : { file: ctx.db });
-  const order = tables[db.kind].find((t) => t.name === 'order')!;
-  const chartIndexes = order.indexes.filter((ix) => CHART_INDEXES.some((cols) => cols.join() === ix.columns.join()));
-  if (chartIndexes.length !== CHART_INDEXES.length) throw new Error("the charts' indexes are not declared as this step expects");
+/** the statement's rows, timed (a read on the bench's own connection: no HTTP, no serialisation) */
+async function timedQuery(db: Db, st: { sql: string; params: unknown[] }): Promise<number> {
+  const t0 = performance.now();
+  await db.all(st.sql, st.params);
+  return performance.now() - t0;
+}
+
+/**
+ * Each summed chart of sup01 read both ways in the same run, on one connection of the bench's
+ * own: from the rows (the list's aggregate, charts.ts chartStatement: what every call cost before
+ * the sums, and what the first call after a write cost with only the stamped cache) and from its
+ * key of the sums (chart-sums-read.ts sumsStatement), with the sums rows that key has.
+ */
+async function chartsFromSumsAndRows(ctx: Ctx, r: Running, runs: number) {
+  const app = await buildApp({
+    ...(r.setup.backend === 'postgres' ? { databaseUrl: ctx.pg!.url } : { dbFile: ctx.db }),
+    jwtSecret: 'bench-secret-0123456789-0123456789-0123456789',
+    migrate: false,
+    logger: false,
+  });
   try {
-    for (const ix of chartIndexes) await db.exec(`DROP INDEX ${db.dialect.quote(db.dialect.identifier(ix.name))}`);
-    const withoutIndexes = await sample(runs, () => timed(base, HOME_CALLS.charts, token));
-    return { withIndexes, withoutIndexes, ratio: round(withoutIndexes.median / withIndexes.median) };
+    const dashboard = metadata.screens.find((s) => s.name === 'dashboard')!;
+    const p = principalOf('supplier', { supplierCode: 'S001' });
+    const now = new Date();
+    const out: Record<string, { fromRows: Timing; fromSums: Timing; ratio: number; sumsRowsRead: number }> = {};
+    for (const chart of (dashboard.charts ?? []).filter((c) => c.summary && c.profiles.includes('supplier'))) {
+      const screen = metadata.screens.find((s) => s.name === chart.screen)!;
+      const e = metadata.entities[chart.summary!.entity];
+      const rows = chartStatement(app.engine, p, e, chart, screen, now);
+      const sums = sumsStatement(chart, sumsScope(metadata, e, chart.summary!, p)!, rows.days);
+      const fromRows = await sample(runs, () => timedQuery(app.db, rows));
+      const fromSums = await sample(runs, () => timedQuery(app.db, sums));
+      const read = await app.db.all<{ r: number | string }>(sums.sql, sums.params);
+      out[chart.key] = {
+        fromRows,
+        fromSums,
+        ratio: round(fromRows.median / Math.max(fromSums.median, 0.001)),
+        sumsRowsRead: read.reduce((n, x) => n + Number(x.r), 0),
+      };
+    }
+    return out;
   } finally {
-    for (const ix of chartIndexes) await db.exec(db.dialect.createIndex('order', ix));
-    await db.close();
+    await app.close();
   }
 }
 
@@ -175,12 +200,12 @@ async function homeSetups(ctx: Ctx, browser: Browser | undefined, runs: number, 
         const ready = browser ? await pageReady(browser, r.server.base, visits) : 'pending: no built admin (npm run build) or a smoke run';
         if (typeof ready !== 'string')
           ctx.log(`  home ${r.setup.id} sup01: page ready after login ${ready.median} ms (median of ${visits}; first visit ${ready.first} ms)`);
-        const indexes = r.setup.processes === 1 && INDEX_DROP ? await withoutChartIndexes(ctx, r, runs) : undefined;
-        if (indexes)
+        const sums = r.setup.processes === 1 ? await chartsFromSumsAndRows(ctx, r, runs) : undefined;
+        for (const [key, x] of Object.entries(sums ?? {}))
           ctx.log(
-            `  home ${r.setup.id} charts: ${indexes.withIndexes.median} ms with their indexes, ${indexes.withoutIndexes.median} ms without (x${indexes.ratio})`,
+            `  home ${r.setup.id} chart ${key} (sup01): ${x.fromRows.median} ms from the rows, ${x.fromSums.median} ms from its ${x.sumsRowsRead} sums rows (x${x.ratio})`,
           );
-        setups[r.setup.id] = { label: r.setup.label, users, pageReadyAfterLogin: ready, ...(indexes ? { chartIndexes: indexes } : {}) };
+        setups[r.setup.id] = { label: r.setup.label, users, pageReadyAfterLogin: ready, ...(sums ? { chartSums: sums } : {}) };
       }
       return {
         status: 'ok',

@@ -1,7 +1,7 @@
 /**
  * The dev server skips its database step for an edit of only labels, screens or actions
  * (server/dev-database-shape.ts), and runs it for anything the migration, the demo rows or the
- * trigram indexes read.
+ * trigram indexes read, or the charts' sums are built from.
  */
 import { describe, expect, it } from 'vitest';
 import { databaseShape } from '../../server/dev-database-shape.ts';
@@ -43,5 +43,17 @@ describe('the dev server database step', () => {
     const t = Object.values(code.metadata.codeTables)[0];
     t.values = t.values.slice(1);
     expect(databaseShape(code)).not.toBe(before);
+  });
+
+  it('runs for a chart whose summed rows change (its sums are built again), not for its title', () => {
+    const before = databaseShape(bundle());
+    const dashboard = (b: GeneratedBundle) => b.metadata.screens.find((s) => s.charts?.some((c) => c.summary))!;
+    const title = bundle();
+    dashboard(title).charts![0].titleKey = 'chart.other';
+    expect(databaseShape(title)).toBe(before);
+    const rows = bundle();
+    const chart = dashboard(rows).charts!.find((c) => c.summary)!;
+    chart.summary = { ...chart.summary!, where: { ...chart.summary!.where, status: ['9'] } };
+    expect(databaseShape(rows)).not.toBe(before);
   });
 });

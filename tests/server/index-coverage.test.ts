@@ -18,6 +18,8 @@ import { COUNT_LOOKAHEAD } from '../../server/engine/query.ts';
 import { listCases, DEMO_PRINCIPALS } from '../bench/list-cases.ts';
 import { explain, largeTables, planCases, planProblems, type PlannedCase } from '../bench/sweep.ts';
 import { chartStatement } from '../../server/home/charts.ts';
+import { sumsScope, sumsStatement } from '../../server/home/chart-sums-read.ts';
+import { windowDays } from '../../codegen/runtime/charts.ts';
 import { tileListFilter } from '../../codegen/runtime/tiles.ts';
 
 let t: TestApp;
@@ -110,6 +112,21 @@ describe('index coverage of the home page (issue 22)', () => {
       // a covering index: the rows counted or summed are never read from the table itself
       expect([chart.key, plan.some((l) => /^(SEARCH|SCAN) a USING COVERING INDEX/.test(l))]).toEqual([chart.key, true]);
       expect([chart.key, plan.filter((l) => /^SCAN a$/.test(l) || /^SCAN a (?!USING)/.test(l))]).toEqual([chart.key, []]);
+    }
+  });
+
+  it("each summed chart reads only its caller's key of the sums, through their covering index", () => {
+    const raw = (t.app.db as SqliteDb).raw;
+    const summed = dashboard.charts!.filter((c) => c.summary);
+    expect(summed.map((c) => c.key)).toEqual(dashboard.charts!.map((c) => c.key));
+    for (const chart of summed) {
+      const e = metadata.entities[chart.summary!.entity];
+      const key = sumsScope(metadata, e, chart.summary!, DEMO_PRINCIPALS.supplier)!;
+      const st = sumsStatement(chart, key, chart.groupBy.bucket === 'day' ? windowDays(chart.groupBy.lastDays!, now) : []);
+      const plan = explain(raw, st.sql, st.params);
+      const seek =
+        chart.groupBy.bucket === 'day' ? 'chart=? AND warehouse=? AND supplier=? AND bucket>? AND bucket<?' : 'chart=? AND warehouse=? AND supplier=?';
+      expect([chart.key, plan]).toEqual([chart.key, [`SEARCH _chart_sums USING COVERING INDEX ix_chart_sums_key (${seek})`]]);
     }
   });
 

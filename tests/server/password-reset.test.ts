@@ -5,6 +5,7 @@
  * with its own code; the new password follows the change rules (the rule, the last 5); every
  * session of the account ends; a locked account (601) is unlocked; the audit trail records it.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
@@ -149,6 +150,39 @@ describe('forgot password', () => {
     expect((await post('/api/auth/forgot', {})).statusCode).toBe(400);
     expect((await post('/api/auth/forgot', { userId: 'sup01', extra: 1 })).statusCode).toBe(400);
     expect((await post('/api/auth/forgot', { userId: 'x'.repeat(101) })).statusCode).toBe(400);
+  });
+});
+
+describe('the field errors of the public routes', () => {
+  // the page translates them (admin/src/providers/httpClient.ts): a page without a session has only the public messages
+  it("are in the admin's public messages (metadata/app.json publicMessages), in both languages", async () => {
+    const { token } = await requestLink('sup02');
+    const answers = [
+      await post('/api/auth/forgot', {}),
+      await post('/api/auth/forgot', { userId: '' }),
+      await post('/api/auth/forgot', { userId: 'x'.repeat(101) }),
+      await post('/api/auth/forgot', { userId: 'sup02', email: 'x'.repeat(201) }),
+      await post('/api/auth/forgot', { userId: 'sup02', extra: 1 }),
+      await reset(token, 'short'),
+      await reset(token, 'x'.repeat(30)),
+      await reset(token, 'Fresh2026A', 'Fresh2026B'),
+      await reset(token, DEMO_PASSWORD),
+      await reset(token, '', ''),
+      await post('/api/auth/reset', { token }),
+      await post('/api/auth/reset/check', {}),
+    ];
+    const keys = new Set(answers.flatMap((r) => Object.values((r.json() as { errors?: Record<string, string> }).errors ?? {})));
+    expect(keys.size).toBeGreaterThan(3);
+    for (const locale of metadata.app.locales) {
+      const pub = JSON.parse(readFileSync(new URL(`../../admin/src/generated/messages-public.${locale}.json`, import.meta.url), 'utf8')) as Record<
+        string,
+        string
+      >;
+      expect(
+        [...keys].filter((k) => !(k in pub)),
+        locale,
+      ).toEqual([]);
+    }
   });
 });
 

@@ -1,11 +1,14 @@
 /**
  * The portal layout, loaded on demand (issue 21, point 1): the sign-in page shows none of it, so
  * its code (header, sidebar, tabs, settings panel, session dialogs) stays out of what a first visit
- * downloads before the login form. Once the page is idle, preloadShell() fetches the layout and the
- * dashboard's code, while the user types the password, so logging in does not wait for them.
+ * downloads before the login form. Once the page is idle, preloadShell() fetches the layout, the
+ * messages beyond the public pages' and the dashboard's code, while the user types the password, so
+ * logging in does not wait for them.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Loading } from 'react-admin';
+import { currentLocale, preloadMessages } from '../providers/i18nProvider.ts';
+import { loadDataProvider } from '../providers/lazyDataProvider.ts';
 
 const loadLayout = () => import('./Layout.tsx');
 const Layout = lazy(() => loadLayout().then((m) => ({ default: m.PortalLayout })));
@@ -20,8 +23,8 @@ export function PortalLayout({ children }: { children: ReactNode }) {
 
 let preloaded = false;
 /**
- * Fetches (once) what the first screen after this page needs: the layout and the screens' entry,
- * and, from the sign-in page (whose next page is the dashboard), the dashboard's code. Elsewhere the
+ * Fetches (once) what the first screen after this page needs: the layout, the screens' entry, the
+ * data provider and the session's messages (no-ops when loaded already), and, from the sign-in page (whose next page is the dashboard), the dashboard's code. Elsewhere the
  * open screen loads its own code: the dashboard's would be bytes spent on a slow link for nothing.
  */
 export function preloadShell(onSignInPage: boolean): void {
@@ -30,6 +33,9 @@ export function preloadShell(onSignInPage: boolean): void {
   const fetchAll = () => {
     // failures are ignored here: the same imports run again (and report) when the code is needed
     void loadLayout().catch(() => undefined);
+    // a page without a session rendered with the public messages only: the next page needs the rest
+    void preloadMessages(currentLocale(), ['session']).catch(() => undefined);
+    void loadDataProvider().catch(() => undefined);
     void import('../screens').catch(() => undefined);
     if (onSignInPage) void import('../custom/NoticeCentre.tsx').catch(() => undefined);
   };

@@ -2,7 +2,8 @@
  * Polyglot i18n with zh-CN (default) and en-US. Messages of a language = react-admin's own ra.*
  * dictionary (ours for zh-CN, ra-language-english for en-US) + the generated metadata bundle
  * (labels, errors, code labels) + the shell's texts. The generated bundles load on demand; the
- * first language is loaded before the app renders because ra-i18n-polyglot needs it synchronously.
+ * first language is loaded before the app renders because ra-i18n-polyglot needs it synchronously
+ * (only its public part on a page without a session: see MessagePart).
  *
  * The language comes from our own stored preference (localStorage 'portal.locale', which logout
  * does not touch), else the browser, else metadata's default. react-admin keeps the current locale
@@ -10,13 +11,11 @@
  */
 /// <reference types="vite/client" />
 import polyglotI18nProvider from 'ra-i18n-polyglot';
-import englishMessages from 'ra-language-english';
 import type { I18nProvider, TranslationMessages } from 'react-admin';
 import type { Locale } from '../../../codegen/runtime/model.ts';
-import { loadMessages, metadata } from '../generated/index.ts';
-import { raChineseMessages } from '../i18n/zh-CN.ts';
+import { loadMessageParts, metadata } from '../generated/index.ts';
 import { LOCALE_NAMES } from '../i18n/shell.ts';
-import { getStoredLocale, setStoredLocale } from './storage.ts';
+import { getStoredLocale, getToken, setStoredLocale } from './storage.ts';
 import { pickLocale } from './localeChoice.ts';
 import { devLoopTrace } from './devLoopTrace.ts';
 
@@ -39,19 +38,59 @@ export function saveLocale(locale: Locale): void {
   if (isLocale(locale)) setStoredLocale(locale);
 }
 
-const appBundles: Partial<Record<Locale, Record<string, string>>> = {};
+/**
+ * A language's messages come in two parts (codegen's splitMessages): 'public', what a page without
+ * a session can show (sign-in, forgot and reset password, error pages), and 'session', the rest.
+ * A page without a session needs only the first before it renders (a login ends with a fresh
+ * page, which loads both); it fetches the second once idle (layout/LazyLayout.tsx, preloadShell).
+ */
+export type MessagePart = keyof (typeof loadMessageParts)[Locale];
+const ALL_PARTS: readonly MessagePart[] = ['public', 'session'];
+export const partsForThisPage = (): readonly MessagePart[] => (getToken() ? ALL_PARTS : ['public']);
 
-export async function preloadMessages(locale: Locale): Promise<void> {
-  if (appBundles[locale]) return;
-  const m = await loadMessages[locale]();
-  const { $comment: _ignored, ...rest } = m;
-  appBundles[locale] = rest;
+const appBundles: Partial<Record<Locale, Record<string, string>>> = {};
+const loadedParts: Partial<Record<Locale, Set<MessagePart>>> = {};
+const loading = new Map<string, Promise<void>>();
+
+function loadPart(locale: Locale, part: MessagePart): Promise<void> {
+  if (loadedParts[locale]?.has(part)) return Promise.resolve();
+  const key = `${locale}:${part}`;
+  let p = loading.get(key);
+  if (!p) {
+    const ra = part === 'public' ? raDictionaries[locale]() : Promise.resolve(null);
+    p = Promise.all([loadMessageParts[locale][part](), ra])
+      .then(([m, raModule]) => {
+        const { $comment: _ignored, ...rest } = m;
+        appBundles[locale] = { ...appBundles[locale], ...rest };
+        if (raModule) raLoaded[locale] = raModule.default;
+        (loadedParts[locale] ??= new Set()).add(part);
+      })
+      .finally(() => loading.delete(key));
+    loading.set(key, p);
+  }
+  return p;
 }
 
-const raDictionary = (locale: Locale): TranslationMessages => (locale === 'zh-CN' ? raChineseMessages : englishMessages);
+const hasParts = (locale: Locale, parts: readonly MessagePart[]) => parts.every((part) => loadedParts[locale]?.has(part));
+
+/** Loads the parts of a language's messages not loaded yet (by default all of them). */
+export async function preloadMessages(locale: Locale, parts: readonly MessagePart[] = ALL_PARTS): Promise<void> {
+  await Promise.all(parts.map((part) => loadPart(locale, part)));
+}
+
+/**
+ * react-admin's own texts (ra.*), one chunk per language loaded with the public part (the public
+ * pages show a few: notifications, loading, the error page), so a page carries its language's only.
+ * admin/preloadApp.ts finds these chunks by their modules' names (src/i18n/ra.<locale>.ts).
+ */
+const raDictionaries: Record<Locale, () => Promise<{ default: TranslationMessages }>> = {
+  'zh-CN': () => import('../i18n/ra.zh-CN.ts'),
+  'en-US': () => import('../i18n/ra.en-US.ts'),
+};
+const raLoaded: Partial<Record<Locale, TranslationMessages>> = {};
 
 function messagesOf(locale: Locale): TranslationMessages {
-  return { ...raDictionary(locale), ...(appBundles[locale] ?? {}) } as TranslationMessages;
+  return { ...raLoaded[locale], ...(appBundles[locale] ?? {}) } as TranslationMessages;
 }
 
 let provider: I18nProvider | null = null;
@@ -60,8 +99,9 @@ let provider: I18nProvider | null = null;
 export function createI18nProvider(locale: Locale): I18nProvider {
   const getMessages = (l: string): TranslationMessages | Promise<TranslationMessages> => {
     const loc = isLocale(l) ? l : metadata.app.defaultLocale;
-    if (appBundles[loc]) return messagesOf(loc);
-    return preloadMessages(loc).then(() => messagesOf(loc));
+    const parts = partsForThisPage();
+    if (hasParts(loc, parts)) return messagesOf(loc);
+    return preloadMessages(loc, parts).then(() => messagesOf(loc));
   };
   const p = polyglotI18nProvider(
     getMessages,
@@ -75,8 +115,13 @@ export function createI18nProvider(locale: Locale): I18nProvider {
     if (typeof document !== 'undefined') document.documentElement.lang = l;
   };
   setLang(locale);
-  // <html lang> follows the language (fonts, screen readers)
-  const wrapped: I18nProvider = { ...p, changeLocale: (l: string, o?: unknown) => Promise.resolve(p.changeLocale(l, o)).then(() => setLang(l)) };
+  // <html lang> follows the language (fonts, screen readers); a language chosen on the sign-in page
+  // is the next page's: its session part is fetched, as the first language's is once the page is idle
+  const changed = (l: string) => {
+    setLang(l);
+    if (isLocale(l)) void preloadMessages(l, ['session']).catch(() => undefined);
+  };
+  const wrapped: I18nProvider = { ...p, changeLocale: (l: string, o?: unknown) => Promise.resolve(p.changeLocale(l, o)).then(() => changed(l)) };
   provider = wrapped;
   return wrapped;
 }
@@ -90,6 +135,9 @@ export function onMessagesSwapped(listener: ProviderListener): () => void {
   return () => void swapListeners.delete(listener);
 }
 
+const sameTexts = (a: Record<string, string>, b: Record<string, string> | undefined) =>
+  !!b && Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, v]) => b[k] === v);
+
 /**
  * Replaces the metadata message bundles in place and re-renders the texts, without reloading the
  * page: `npm run dev` sends the new bundles when a metadata edit changed only texts (admin/vite.config.ts).
@@ -101,8 +149,9 @@ export async function swapMessages(bundles: Record<string, unknown>): Promise<vo
     if (!m || typeof m !== 'object') continue;
     const { $comment: _ignored, ...rest } = m as Record<string, string>;
     // the same texts (a column or an action edit sends them too) re-render nothing: the whole app re-renders on a swap
-    if (JSON.stringify(rest) === JSON.stringify(appBundles[l])) continue;
+    if (sameTexts(rest, appBundles[l])) continue;
     appBundles[l] = rest;
+    loadedParts[l] = new Set(ALL_PARTS);
     changed = true;
   }
   if (!provider || !changed) return;
@@ -121,7 +170,7 @@ if (import.meta.hot)
 /** Preloads the resolved language and builds the provider (main.tsx awaits this before rendering). */
 export async function initI18n(): Promise<I18nProvider> {
   const locale = resolveLocale();
-  await preloadMessages(locale);
+  await preloadMessages(locale, partsForThisPage());
   return createI18nProvider(locale);
 }
 
