@@ -10,9 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import type { Db } from '../../server/db/types.ts';
 import type { ChartData } from '../../codegen/runtime/charts.ts';
-import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import { TEST_PARAMS } from '../../server/engine/passwords.ts';
-import { startServeProcess, type ServeProcess } from '../support/serve-process.ts';
+import { loginOver, startServeProcess, type ServeProcess } from '../support/serve-process.ts';
 import { BACKEND, TEST_SECRET, cleanUp, code, preparedDatabase } from './helpers.ts';
 import { confirmedOrderLine, numbering, writeRow } from './rows.ts';
 import { chartSumsMismatches } from './chart-sums-oracle.ts';
@@ -32,17 +31,6 @@ async function call(which: number, method: string, path: string, token: string, 
   return { status: r.status, body: (await r.json()) as Record<string, unknown> };
 }
 
-async function loginOver(which: number, username: string): Promise<string> {
-  const r = await fetch(`${procs[which].base}/connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username, password: DEMO_PASSWORD, warehouse: 'PDC01' }).toString(),
-  });
-  const body = (await r.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`login ${username} over process ${which}: ${r.status} ${JSON.stringify(body)}`);
-  return body.access_token;
-}
-
 beforeAll(async () => {
   const database = await preparedDatabase('portal-chart-sums-');
   ({ dir, db, drop } = database);
@@ -55,8 +43,8 @@ beforeAll(async () => {
     accountAttemptsPerMinute: 1e6,
   };
   for (const p of await Promise.all([startServeProcess({ ...common, migrate: true }), startServeProcess({ ...common, migrate: false })])) procs.push(p);
-  tokens.sup01 = await loginOver(0, 'sup01');
-  tokens.sup02 = await loginOver(1, 'sup02');
+  tokens.sup01 = await loginOver(procs[0], 'sup01');
+  tokens.sup02 = await loginOver(procs[1], 'sup02');
 }, 120_000);
 
 afterAll(async () => {

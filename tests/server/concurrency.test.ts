@@ -18,7 +18,7 @@ import { metadata } from '../../server/generated/index.ts';
 import { RowWriter } from '../../server/seed/writer.ts';
 import { hashPassword, TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
-import { startServeProcess, type ServeProcess } from '../support/serve-process.ts';
+import { loginOver, startServeProcess, type ServeProcess } from '../support/serve-process.ts';
 import { BACKEND, PDF as PDF_BYTES, TEST_SECRET, code, preparedDatabase, cleanUp } from './helpers.ts';
 import { numbering, orderLine, writeRow, type Values } from './rows.ts';
 
@@ -62,17 +62,6 @@ function burst(n: number, make: (k: number) => [method: string, path: string, to
   return Promise.all(Array.from({ length: n }, (_, k) => call(k, ...make(k))));
 }
 
-async function loginOver(which: number, username: string): Promise<string> {
-  const r = await fetch(`${procs[which].base}/connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username, password: DEMO_PASSWORD, warehouse: 'PDC01' }).toString(),
-  });
-  const body = (await r.json()) as { access_token?: string };
-  if (r.status !== 200 || !body.access_token) throw new Error(`login ${username} over process ${which}: ${r.status} ${JSON.stringify(body)}`);
-  return body.access_token;
-}
-
 /** Starts server processes at once into `into`; one that did start is kept there (for afterAll) even when another fails. */
 async function startAll(into: ServeProcess[], options: Parameters<typeof startServeProcess>[0][]): Promise<void> {
   const started = await Promise.allSettled(options.map((o) => startServeProcess(o)));
@@ -106,9 +95,9 @@ beforeAll(async () => {
     { ...common, migrate: false },
   ]);
   // tokens are made by one process and used on both (the secret and revocations are shared)
-  tokens.sup = await loginOver(0, 'sup01');
-  tokens.staff = await loginOver(1, 'staff01');
-  tokens.admin = await loginOver(0, 'supadmin');
+  tokens.sup = await loginOver(procs[0], 'sup01');
+  tokens.staff = await loginOver(procs[1], 'staff01');
+  tokens.admin = await loginOver(procs[0], 'supadmin');
 });
 
 afterAll(async () => {

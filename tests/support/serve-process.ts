@@ -12,6 +12,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppOptions } from '../../server/app.ts';
+import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import { scaled } from './waits.ts';
 
 /** What can cross the process boundary as JSON (no open db handle, no logger object). */
@@ -116,3 +117,15 @@ async function serve(): Promise<void> {
 
 // forked with an IPC channel and the options: this process is the server
 if (process.send && process.env.PORTAL_SERVE_OPTIONS && resolve(process.argv[1] ?? '') === SELF) await serve();
+
+/** A demo account's token from one of the processes, over HTTP (PDC01); throws with the answer when refused. */
+export async function loginOver(proc: ServeProcess, username: string): Promise<string> {
+  const r = await fetch(`${proc.base}/connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', username, password: DEMO_PASSWORD, warehouse: 'PDC01' }).toString(),
+  });
+  const body = (await r.json()) as { access_token?: string };
+  if (r.status !== 200 || !body.access_token) throw new Error(`login ${username} over ${proc.base}: ${r.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
