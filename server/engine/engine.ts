@@ -13,7 +13,7 @@ import { dbErrorKind } from '../db/types.ts';
 import type { Principal } from './principal.ts';
 import { AppError, conflict, forbidden, notFound, validationFailed, badRequest, unauthorized } from './errors.ts';
 import { assertWarehouseAllows, operationGrant, grantOf, scopeOf, toStored, type SqlPart } from './access.ts';
-import { COUNT_LOOKAHEAD, parseListQuery } from './query.ts';
+import { COUNT_LOOKAHEAD, parseListQuery, tableSource } from './query.ts';
 import { sqliteTrigramProbe, type TrigramProbe } from '../db/trigram.ts';
 import { fieldOf, selectFields, selectList, toRecord } from './records.ts';
 import { personNameColumns, personNameSql } from './person-names.ts';
@@ -213,7 +213,7 @@ export class Engine {
     const hideDeleted: SqlPart | null =
       e.softDelete && !q.includeDeleted ? { sql: `a.${quote(e.fields[e.softDelete].column)} = ${this.d.boolLiteral(false)}`, params: [] } : null;
     const where = this.and(scope, q.where, hideDeleted, fixed);
-    const from = ` FROM ${quote(e.table)} a${this.whereClause(where)}`;
+    const from = ` FROM ${tableSource(e, 'a', q.indexDriven)}${this.whereClause(where)}`;
     return {
       page: {
         sql: `SELECT ${fields ? selectFields(e, fields) : selectList(e)}${personNameColumns(e, fields)}${from} ORDER BY ${q.orderBy} ${this.d.limitOffset(q.end - q.start + 1, q.start)}`,
@@ -255,7 +255,7 @@ export class Engine {
       return { sql: `a.${quote(f.column)} IN (${values.map(() => '?').join(', ')})`, params: values.map((x) => toStored(this.d, e, n, x)) };
     });
     const where = this.and(scope, q.where, hideDeleted, ...fixedParts);
-    const from = ` FROM ${quote(e.table)} a${this.whereClause(where)}`;
+    const from = ` FROM ${tableSource(e, 'a', q.indexDriven)}${this.whereClause(where)}`;
     const cols = fields.map((n) => {
       const f = fieldOf(e, n);
       if (!f || f.private) throw new Error(`export of unknown or private field ${e.name}.${n}`);

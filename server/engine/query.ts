@@ -35,6 +35,21 @@ export interface ListParams {
   orderBy: string;
   start: number;
   end: number;
+  /** SQLite: a trigram index's row list drives the search (see tableSource) */
+  indexDriven: boolean;
+}
+
+/**
+ * The FROM item of a list, count or export: the table under `alias`, and on SQLite `NOT INDEXED`
+ * when a trigram index's row list drives the search. Without it SQLite's planner prefers the sort
+ * index (walk the scope's rows in page order, test each against the index's list, stop at a full
+ * page): for a rare search that walks every row in scope, 239 ms on the million lines for a search
+ * the index answers in 0.3 ms. NOT INDEXED leaves it the rowid (`id IN (...)` is a rowid lookup),
+ * so the plan starts from the index's list and sorts those few rows. The probe
+ * (db/trigram.ts sqliteTrigramProbe) lets the index drive only when its list is short enough.
+ */
+export function tableSource(e: CompiledEntity, alias: string, indexDriven: boolean): string {
+  return `${quote(e.table)} ${alias}${indexDriven ? ' NOT INDEXED' : ''}`;
 }
 
 function parseJson(raw: unknown, name: string): unknown {
@@ -100,11 +115,12 @@ export function parseFilter(
   filter: unknown,
   alias = 'a',
   narrows?: TrigramProbe,
-): { where: SqlPart; includeDeleted: boolean } {
+): { where: SqlPart; includeDeleted: boolean; indexDriven: boolean } {
   const parts: string[] = [];
   const params: unknown[] = [];
   let includeDeleted = false;
-  if (filter === undefined || filter === null) return { where: { sql: '', params }, includeDeleted };
+  let indexDriven = false;
+  if (filter === undefined || filter === null) return { where: { sql: '', params }, includeDeleted, indexDriven };
   if (typeof filter !== 'object' || Array.isArray(filter)) throw badRequest('error.malformedQuery', { param: 'filter' });
   const col = (f: CompiledField) => `${alias}.${quote(f.column)}`;
   // the bounds of each range filter, to refuse an inverted range (spec point 5)
@@ -140,6 +156,7 @@ export function parseFilter(
       if (narrowed) {
         parts.push(narrowed.sql);
         params.push(...narrowed.params);
+        indexDriven = true;
       }
     } else if (suffix === '_gte' || suffix === '_lte') {
       if (!ops.includes('range')) throw badRequest('error.unknownFilter', { field: key });
@@ -165,7 +182,7 @@ export function parseFilter(
     }
   }
   for (const [f, b] of bounds) assertRangeOrder(f, b.gte, b.lte);
-  return { where: { sql: parts.join(' AND '), params }, includeDeleted };
+  return { where: { sql: parts.join(' AND '), params }, includeDeleted, indexDriven };
 }
 
 /**
@@ -219,8 +236,8 @@ export function parseListQuery(
   narrows?: TrigramProbe,
 ): ListParams & { includeDeleted: boolean } {
   const filter = parseJson(query.filter, 'filter');
-  const { where, includeDeleted } = parseFilter(meta, d, e, filter, 'a', narrows);
+  const { where, includeDeleted, indexDriven } = parseFilter(meta, d, e, filter, 'a', narrows);
   const orderBy = parseSort(e, query.sort, screenSort);
   const { start, end } = parseRange(meta, query.range);
-  return { where, orderBy, start, end, includeDeleted };
+  return { where, orderBy, start, end, includeDeleted, indexDriven };
 }

@@ -159,7 +159,9 @@ export function withoutTrigram(sql: string, params: readonly unknown[]): { sql: 
   const m = TRIGRAM_NARROWING.exec(sql);
   if (!m) return null;
   const at = sql.slice(0, m.index + m[0].length).split('?').length - 2;
-  return { sql: sql.slice(0, m.index) + sql.slice(m.index + m[0].length), params: params.filter((_, i) => i !== at) };
+  // the table's NOT INDEXED goes with the narrowing (engine/query.ts tableSource): the plain LIKE keeps its indexes
+  const plain = (sql.slice(0, m.index) + sql.slice(m.index + m[0].length)).replace(/ a NOT INDEXED\b/, ' a');
+  return { sql: plain, params: params.filter((_, i) => i !== at) };
 }
 
 /**

@@ -97,6 +97,17 @@ describe('contains filters', () => {
         (await t.app.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${st(v).sql}`, st(v).params)).map((r) => r.detail).join('\n');
       expect(await plan('ABC')).toMatch(/VIRTUAL TABLE/);
       expect(await plan('AB')).not.toMatch(/VIRTUAL TABLE/);
+      // when the index drives, the page and the count start from its rows (rowid lookups), for
+      // staff and for a supplier (whose scope has a sort index the planner would rather walk: on the
+      // million lines that walk took 239 ms for a search the index's list answers in 0.3 ms)
+      for (const p of [DEMO_PRINCIPALS.internal, DEMO_PRINCIPALS.supplier]) {
+        const sts = t.app.engine.listStatements(p, order, { filter: JSON.stringify({ partsCode_like: 'no-such-part' }) });
+        for (const s of [sts.page, sts.count]) {
+          const detail = (await t.app.db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${s.sql}`, s.params)).map((r) => r.detail).join('\n');
+          expect(detail, s.sql).toMatch(/SEARCH a USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+          expect(detail, s.sql).not.toMatch(/a USING (COVERING )?INDEX/);
+        }
+      }
       // a search most rows hold: the sort index's walk finds a page sooner than the index's row list
       const codes = (await t.app.db.all<{ v: string }>(`SELECT ${quote(order.fields.orderNo.column)} AS v FROM ${quote(order.table)}`)).map((r) => r.v);
       const common = codes[0].slice(0, 3);
