@@ -2,7 +2,7 @@
  * Entry point: the first language's messages are loaded before the first render (react-admin's
  * polyglot provider needs them synchronously), a page with a session installs its metadata
  * (providers/sessionMetadata.ts), and only then are the app's modules loaded, since they read the
- * metadata as they load.
+ * metadata as they load; with them the code of the screen the page opens at (routing/landing.ts).
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -25,8 +25,10 @@ const showWaiting = (waiting: boolean) =>
     root.append(banner);
   });
 
-void Promise.all([i18nReady, loadSessionMetadata(showWaiting)]).then(async ([i18nProvider]) => {
-  const { App } = await import('./App.tsx');
+void Promise.all([i18nReady, loadSessionMetadata(showWaiting)]).then(async ([i18nProvider, session]) => {
+  // a session's first screen renders without suspending: its code comes with the app's (routing/landing.ts)
+  const landing = session === 'session' ? import('./routing/landing.ts').then((m) => m.preloadLanding(window.location.pathname)) : undefined;
+  const [{ App }] = await Promise.all([import('./App.tsx'), landing?.catch(() => undefined)]);
   root.textContent = '';
   createRoot(root).render(
     <StrictMode>

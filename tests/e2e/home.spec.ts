@@ -164,6 +164,35 @@ for (const locale of LOCALES) {
   });
 }
 
+test("a login's home asks for its numbers before it first renders, once each (routing/landing.ts)", async ({ page }) => {
+  // when the layout first appears in a document, on the page's own clock
+  await page.addInitScript(() => {
+    const w = window as unknown as { layoutAt?: number };
+    new MutationObserver((_, observer) => {
+      if (w.layoutAt === undefined && document.querySelector('[data-testid="layout"]')) {
+        w.layoutAt = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { subtree: true, childList: true });
+  });
+  await loginIn(page, 'sup01', 'en-US');
+  await expect(page.getByTestId('home-tiles').locator('[data-testid^="tile-count-"]').first()).toBeVisible();
+  await expect(page.locator('[data-testid^="chart-canvas-"] svg').first()).toBeVisible();
+  const seen = await page.evaluate(() => ({
+    layoutAt: (window as unknown as { layoutAt?: number }).layoutAt,
+    calls: performance
+      .getEntriesByType('resource')
+      .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime }))
+      .filter((e) => e.path.startsWith('/api/home/')),
+  }));
+  expect(seen.layoutAt).toBeGreaterThan(0);
+  for (const path of ['/api/home/tiles', '/api/home/charts']) {
+    const before = seen.calls.filter((c) => c.path === path && c.start < seen.layoutAt!);
+    // asked once, before the layout rendered (before the change: only once the dashboard had rendered)
+    expect(before, `${path}: ${JSON.stringify(seen)}`).toHaveLength(1);
+  }
+});
+
 test('internal staff see their own tiles, not the supplier ones', async ({ page }) => {
   await loginIn(page, 'staff01', 'en-US');
   await expect(page.getByTestId('tile-lockedAccounts')).toContainText(t('en-US', 'tile.lockedAccounts'));

@@ -5,13 +5,15 @@
  * messages beyond the public pages' and the dashboard's code, while the user types the password, so
  * logging in does not wait for them.
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Loading } from 'react-admin';
 import { currentLocale, preloadMessages } from '../providers/i18nProvider.ts';
 import { loadDataProvider } from '../providers/lazyDataProvider.ts';
+import { preloadable } from '../screens/preloadable.tsx';
 
-const loadLayout = () => import('./Layout.tsx');
-const Layout = lazy(() => loadLayout().then((m) => ({ default: m.PortalLayout })));
+// preloadable, not React.lazy: a page with a session fetches it before the first render (routing/landing.ts)
+const Layout = preloadable<{ children: ReactNode }>(() => import('./Layout.tsx').then((m) => m.PortalLayout));
+export const preloadLayout = Layout.preload;
 
 export function PortalLayout({ children }: { children: ReactNode }) {
   return (
@@ -32,7 +34,7 @@ export function preloadShell(onSignInPage: boolean): void {
   preloaded = true;
   const fetchAll = () => {
     // failures are ignored here: the same imports run again (and report) when the code is needed
-    void loadLayout().catch(() => undefined);
+    void Layout.preload().catch(() => undefined);
     // a page without a session rendered with the public messages only: the next page needs the rest
     void preloadMessages(currentLocale(), ['session']).catch(() => undefined);
     void loadDataProvider().catch(() => undefined);

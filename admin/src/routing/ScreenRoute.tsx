@@ -2,7 +2,7 @@
  * One metadata screen inside the layout: the role / claim-warehouse check (to /401), the document
  * title, the visited-tab entry, then the screens' generic renderer, loaded on demand.
  */
-import { lazy, Suspense, useEffect, useLayoutEffect } from 'react';
+import { Suspense, useEffect, useLayoutEffect } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { Loading } from 'react-admin';
 import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
@@ -16,9 +16,15 @@ import { addTab, tagsStore } from '../layout/tagsStore.ts';
 import { UNAUTHORIZED_PATH } from './routeTable.ts';
 import { useDocumentTitle } from './useDocumentTitle.ts';
 import { ClaimWarehouseOnly } from './ClaimWarehouseOnly.tsx';
+import { preloadable } from '../screens/preloadable.tsx';
 
 // the screens are a separate chunk: the shell (login, layout) loads without them
-const ScreenPage = lazy(() => import('../screens').then((m) => ({ default: m.ScreenPage })));
+const loadScreens = () => import('../screens');
+const ScreenPage = preloadable(() => loadScreens().then((m) => m.ScreenPage));
+
+/** Fetches what rendering `screen` needs (the screens' entry, its kind's or special component's chunk) ahead of its route. */
+export const preloadScreen = (screen: CompiledScreen): Promise<unknown> =>
+  Promise.all([ScreenPage.preload(), loadScreens().then((m) => m.preloadScreenCode(screen))]);
 
 export function ScreenRoute({ screen: atLoad }: { screen: CompiledScreen }) {
   // the definition is read at render time: `npm run dev` swaps it in place (providers/metadataSwap.ts)

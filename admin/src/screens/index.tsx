@@ -11,6 +11,7 @@ import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { customComponents } from '../custom/index.ts';
 import { preloadable } from './preloadable.tsx';
 import { ScreenHeader } from './ScreenHeader.tsx';
+import { ChartCanvas } from './home/chartDrawing.ts';
 
 // each kind in its own chunk: the dashboard (a special component) needs none of them, and the list
 // and edit screens bring the date pickers (@mui/x-date-pickers, the largest library of the admin)
@@ -44,6 +45,20 @@ export function ScreenPage({ screen }: ScreenPageProps): ReactElement {
   }
   // key: two screens of one kind (e.g. the three order lists) never share state
   return <Suspense fallback={kindFallback}>{screenOfKind(screen)}</Suspense>;
+}
+
+/**
+ * Fetches the code a screen renders with (its special component or its kind's chunk), so that its
+ * first render does not suspend: every lazy boundary that shows its fallback delays its content by
+ * React's reveal throttle (300 ms), and a page opened at a screen would otherwise pay it once per
+ * chunk in the chain. The chart drawing (the largest library) is asked for too but not waited for:
+ * the charts draw when it arrives, without suspending (HomeCharts), so the page does not wait for it.
+ */
+export function preloadScreenCode(screen: CompiledScreen): Promise<unknown> {
+  const special = screen.component ? customComponents[screen.component] : undefined;
+  if (screen.charts?.length) void ChartCanvas.preload().catch(() => undefined);
+  const kinds: Partial<Record<CompiledScreen['kind'], { preload: () => Promise<unknown> }>> = { list: ListScreen, edit: EditScreen, show: ShowScreen };
+  return Promise.resolve((special ?? kinds[screen.kind])?.preload());
 }
 
 function screenOfKind(screen: CompiledScreen): ReactElement {

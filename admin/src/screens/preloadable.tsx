@@ -8,7 +8,9 @@ import { lazy, type ComponentType, type ReactElement } from 'react';
 export interface Preloadable<P> {
   (props: P): ReactElement;
   /** fetches the chunk; later renders do not suspend */
-  preload: () => Promise<unknown>;
+  preload: () => Promise<ComponentType<P>>;
+  /** the component once its chunk has arrived, else undefined (to render without suspending) */
+  loaded: () => ComponentType<P> | undefined;
 }
 
 export function preloadable<P extends object>(load: () => Promise<ComponentType<P>>): Preloadable<P> {
@@ -27,5 +29,5 @@ export function preloadable<P extends object>(load: () => Promise<ComponentType<
     const C = (loaded ?? Lazy) as ComponentType<P>;
     return <C {...props} />;
   };
-  return Object.assign(Component, { preload });
+  return Object.assign(Component, { preload, loaded: () => loaded });
 }

@@ -1,5 +1,5 @@
 /**
- * The drawing of one dashboard chart with @mui/x-charts. Loaded on its own (React.lazy in
+ * The drawing of one dashboard chart with @mui/x-charts. Loaded on its own (chartDrawing.ts, for
  * HomeCharts) so the chart library lands in a chunk of its own that only a dashboard with charts
  * fetches, never in the sign-in page's. The drawing is hidden from screen readers and takes no focus:
  * the table beside it (HomeCharts) carries the same numbers for them and for the keyboard.
@@ -21,6 +21,9 @@ export default function ChartCanvas({ chart }: { chart: ChartData }): ReactEleme
     series: [{ data: values, label: chart.valueLabel }],
     // the drawing is aria-hidden (the table speaks for it), so it holds nothing focusable: no keyboard navigation of its own
     disableKeyboardNavigation: true,
+    // drawn at once: the entry animation re-renders the chart frame after frame on the page's busiest
+    // moment (the home right after a login), and a phone's CPU is what it costs most
+    skipAnimation: true,
   };
   const xAxis = [{ data: labels, label: chart.groupLabel, valueFormatter: tickOf(chart) }];
   return chart.kind === 'line' ? (

@@ -1,0 +1,47 @@
+/**
+ * The dashboard's two calls, GET /api/home/tiles and GET /api/home/charts, and their head start: a
+ * page opened at a dashboard asks for them beside its code (routing/landing.ts, before the first
+ * render), and the first query of each takes that answer instead of asking again. After a login
+ * the numbers then arrive while the code loads, not after the screen has rendered once without them.
+ * An answer is taken once, in the language it was asked in; every later query asks the server.
+ */
+import type { CompiledScreen } from '../../../../codegen/runtime/model.ts';
+import type { TileCount } from '../../../../codegen/runtime/tiles.ts';
+import type { ChartData } from '../../../../codegen/runtime/charts.ts';
+import { httpClient } from '../../providers/httpClient.ts';
+import { currentLocale } from '../../providers/i18nProvider.ts';
+
+async function fetchTiles(screen: string): Promise<TileCount[]> {
+  const { status, json } = await httpClient(`/api/home/tiles?screen=${encodeURIComponent(screen)}`);
+  if (status !== 200) throw new Error(`home tiles: ${status}`);
+  return (json as { tiles: TileCount[] }).tiles;
+}
+
+async function fetchCharts(screen: string): Promise<ChartData[]> {
+  const { status, json } = await httpClient(`/api/home/charts?screen=${encodeURIComponent(screen)}`);
+  if (status !== 200) throw new Error(`home charts: ${status}`);
+  return (json as { charts: ChartData[] }).charts;
+}
+
+const early = new Map<string, Promise<unknown>>();
+
+function ahead(key: string, answer: Promise<unknown>): void {
+  // a failure is reported by the query that takes the answer, not as an unhandled rejection here
+  answer.catch(() => undefined);
+  early.set(key, answer);
+}
+
+function take<T>(key: string, ask: () => Promise<T>): Promise<T> {
+  const answer = early.get(key) as Promise<T> | undefined;
+  early.delete(key);
+  return answer ?? ask();
+}
+
+/** Asks for a dashboard's numbers ahead of its first render (no-op for a screen without tiles or charts). */
+export function prefetchHomeData(screen: CompiledScreen): void {
+  if (screen.tiles?.length) ahead(`tiles:${screen.name}`, fetchTiles(screen.name));
+  if (screen.charts?.length) ahead(`charts:${screen.name}:${currentLocale()}`, fetchCharts(screen.name));
+}
+
+export const loadTiles = (screen: string): Promise<TileCount[]> => take(`tiles:${screen}`, () => fetchTiles(screen));
+export const loadCharts = (screen: string, locale: string): Promise<ChartData[]> => take(`charts:${screen}:${locale}`, () => fetchCharts(screen));
