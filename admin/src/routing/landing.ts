@@ -1,8 +1,8 @@
 /**
  * The code of the page a session opens at, fetched before the app's first render (main.tsx): the
  * layout, the data provider and the screen of the address ('/' leads home), with its special
- * component or kind and its chart drawing (screens/index.tsx, preloadScreenCode), and a
- * dashboard's tiles and charts (screens/home/homeData.ts).
+ * component or kind (screens/index.tsx, preloadScreenCode), and a dashboard's tiles and charts
+ * (screens/home/homeData.ts).
  *
  * Why before: each of those is a chunk of its own behind a Suspense boundary, and React reveals a
  * boundary's content no sooner than 300 ms after the last fallback it showed (its reveal throttle,

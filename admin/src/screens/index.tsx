@@ -11,7 +11,6 @@ import type { CompiledScreen } from '../../../codegen/runtime/model.ts';
 import { customComponents } from '../custom/index.ts';
 import { preloadable } from './preloadable.tsx';
 import { ScreenHeader } from './ScreenHeader.tsx';
-import { ChartCanvas } from './home/chartDrawing.ts';
 
 // each kind in its own chunk: the dashboard (a special component) needs none of them, and the list
 // and edit screens bring the date pickers (@mui/x-date-pickers, the largest library of the admin)
@@ -51,12 +50,13 @@ export function ScreenPage({ screen }: ScreenPageProps): ReactElement {
  * Fetches the code a screen renders with (its special component or its kind's chunk), so that its
  * first render does not suspend: every lazy boundary that shows its fallback delays its content by
  * React's reveal throttle (300 ms), and a page opened at a screen would otherwise pay it once per
- * chunk in the chain. The chart drawing (the largest library) is asked for too but not waited for:
- * the charts draw when it arrives, without suspending (HomeCharts), so the page does not wait for it.
+ * chunk in the chain. Not the chart drawing (the largest library): fetched beside the layout's
+ * chunks, its bytes delayed the layout by 0.2-0.3 s on slow 4G (bench `wan`, log-in step: 146.7
+ * against 56.3 kB). HomeCharts asks for it once it mounts and draws it when it arrives, without
+ * suspending.
  */
 export function preloadScreenCode(screen: CompiledScreen): Promise<unknown> {
   const special = screen.component ? customComponents[screen.component] : undefined;
-  if (screen.charts?.length) void ChartCanvas.preload().catch(() => undefined);
   const kinds: Partial<Record<CompiledScreen['kind'], { preload: () => Promise<unknown> }>> = { list: ListScreen, edit: EditScreen, show: ShowScreen };
   return Promise.resolve((special ?? kinds[screen.kind])?.preload());
 }

@@ -106,7 +106,7 @@ export function HomeCharts({ screen }: { screen: CompiledScreen }): ReactElement
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const charted = !!screen.charts?.length;
-  // the drawing's code loads beside the numbers, not after them (usually asked for with the screen's code already)
+  // the drawing's code loads beside the numbers, not after them, and never ahead of the layout (screens/index.tsx)
   useEffect(() => void (charted && ChartCanvas.preload().catch(() => undefined)), [charted]);
   const { data, isError } = useQuery({
     // the labels come in the caller's language: a language switch reads them again
