@@ -11,17 +11,14 @@ import type { ChartData } from '../../../../codegen/runtime/charts.ts';
 import { httpClient } from '../../providers/httpClient.ts';
 import { currentLocale } from '../../providers/i18nProvider.ts';
 
-async function fetchTiles(screen: string): Promise<TileCount[]> {
-  const { status, json } = await httpClient(`/api/home/tiles?screen=${encodeURIComponent(screen)}`);
-  if (status !== 200) throw new Error(`home tiles: ${status}`);
-  return (json as { tiles: TileCount[] }).tiles;
+/** One of the two calls: GET /api/home/<part>?screen=..., answering { <part>: [...] }. */
+async function fetchHome<T>(part: 'tiles' | 'charts', screen: string): Promise<T[]> {
+  const { status, json } = await httpClient(`/api/home/${part}?screen=${encodeURIComponent(screen)}`);
+  if (status !== 200) throw new Error(`home ${part}: ${status}`);
+  return (json as Record<string, T[]>)[part];
 }
-
-async function fetchCharts(screen: string): Promise<ChartData[]> {
-  const { status, json } = await httpClient(`/api/home/charts?screen=${encodeURIComponent(screen)}`);
-  if (status !== 200) throw new Error(`home charts: ${status}`);
-  return (json as { charts: ChartData[] }).charts;
-}
+const fetchTiles = (screen: string) => fetchHome<TileCount>('tiles', screen);
+const fetchCharts = (screen: string) => fetchHome<ChartData>('charts', screen);
 
 const early = new Map<string, Promise<unknown>>();
 
