@@ -46,6 +46,10 @@ export function TagsView() {
   }, [pinned, user]);
 
   const isActive = (t: Tab) => t.path === location.pathname;
+  // The handlers ask the URL, not the rendered location: the router renders a navigation as a React
+  // transition, which yields to input, so a tab closed while the next page still renders would be
+  // judged by the page before it (seen on a loaded CI machine: the closed page stayed open).
+  const isCurrent = (t: Tab) => t.path === window.location.pathname;
   // the active tab is always in view: a tab opened (or chosen) beyond the bar's width scrolls into it
   const barRef = useRef<HTMLDivElement>(null);
   const ends = useTabBarEnds(barRef, tabs.length);
@@ -62,17 +66,17 @@ export function TagsView() {
     if (wasActive) navigate(next.length ? next[next.length - 1].fullPath : HOME_PATH);
   };
 
-  const onClose = (t: Tab) => settle(closeTab(tagsStore.get(), t.path), isActive(t));
+  const onClose = (t: Tab) => settle(closeTab(tagsStore.get(), t.path), isCurrent(t));
   const onCloseOthers = (t: Tab) => {
     const next = closeOtherTabs(tagsStore.get(), t.path);
     tagsStore.set(next);
-    if (!isActive(t)) navigate(t.fullPath);
+    if (!isCurrent(t)) navigate(t.fullPath);
   };
   const onCloseAll = () => {
-    const current = tagsStore.get().find(isActive);
+    const current = tagsStore.get().find(isCurrent);
     settle(closeAllTabs(tagsStore.get()), !current?.pinned);
   };
-  const onRefresh = (t: Tab) => navigate(`${REFRESH_PREFIX}${t.fullPath}`, { replace: isActive(t) });
+  const onRefresh = (t: Tab) => navigate(`${REFRESH_PREFIX}${t.fullPath}`, { replace: isCurrent(t) });
 
   const openMenu = (e: MouseEvent, tab: Tab) => {
     e.preventDefault();
