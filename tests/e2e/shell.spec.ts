@@ -160,6 +160,38 @@ test.describe('navigation rules', () => {
     await expect(page.getByTestId('layout')).toBeVisible();
   });
 
+  test('a login continues in the open page, and a second login after logout gets its own profile’s menu and screens', async ({ page }) => {
+    // a value kept in the page's JavaScript lives as long as the document
+    const sameDocument = () => page.evaluate(() => (window as unknown as { marker?: number }).marker === 1);
+    await loginPage.open(page, '/login?redirect=%2ForderShip%2Flist');
+    await page.evaluate(() => ((window as unknown as { marker?: number }).marker = 1));
+    await loginPage.submit(page, 'sup01');
+    await expect(page).toHaveURL(/\/orderShip\/list$/);
+    await expect(page.getByTestId('lean-row').first()).toBeVisible();
+    expect(await sameDocument()).toBe(true);
+    await expect.poll(() => menuPaths(page)).toEqual(USER_MENU);
+
+    await logout(page);
+    await loginPage.submit(page, 'supadmin');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect.poll(() => menuPaths(page)).toEqual(['/dashboard', '/notice/list']);
+    await openViaMenu(page, '/notice/list');
+    await expect(page).toHaveTitle('公告查询 - 供应商门户');
+    // the supplier's screens are not this profile's: its route table went with the last session
+    await page.goto('/orderShip/list');
+    await expect(page).toHaveURL(/\/401$/);
+
+    // that was a new document: from here, logout and the next login stay in one
+    await page.goto('/dashboard');
+    await expect(page.getByTestId('layout')).toBeVisible();
+    await page.evaluate(() => ((window as unknown as { marker?: number }).marker = 1));
+    await logout(page);
+    await loginPage.submit(page, 'staff01');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect.poll(() => menuPaths(page)).toEqual([...USER_MENU, '/interface/log', '/account/list', '/account/clients']);
+    expect(await sameDocument()).toBe(true);
+  });
+
   test('header: breadcrumb, a ticking clock from the server time, the user menu', async ({ page }) => {
     await login(page, 'sup01');
     await openViaMenu(page, '/orderShip/list');

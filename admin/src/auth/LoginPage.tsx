@@ -1,7 +1,7 @@
 /**
  * The login screen (spec 2): user ID, password, warehouse (PDC) select from the public list,
  * language, login and reset, and the way to a forgotten password. After login the user goes to the redirect parameter (the page that
- * sent them here) or home; a logged-in user opening /login goes to /.
+ * sent them here) or home, in this page; a logged-in user opening /login goes there too.
  * With two-step verification on, a right password leads to a second step on the same card: the
  * 6-digit code of the authenticator app, or a recovery code (with the server's ticket of 5 minutes).
  */
@@ -20,6 +20,7 @@ import { authProvider, MfaRequiredError, type LoginError, type LoginParams } fro
 import { getStoredUserId, getStoredWarehouse, getToken } from '../providers/storage.ts';
 import { FORGOT_PASSWORD_SCREEN, LOGIN_SCREEN, safeTarget } from '../routing/routeTable.ts';
 import { useDocumentTitle } from '../routing/useDocumentTitle.ts';
+import { enterSession } from './enterSession.ts';
 import { useWarehouses, warehouseLabel } from './warehouses.ts';
 import { AuthFrame, BusySubmitButton } from './AuthCard.tsx';
 
@@ -76,17 +77,15 @@ export function LoginPage() {
     if (!warehouses.some((w) => w.code === values.warehouse)) setValues((v) => ({ ...v, warehouse: warehouses[0].code }));
   }, [warehouses, values.warehouse]);
 
-  if (alreadyIn) return <Navigate to="/" replace />;
-
   // '/' leads home once the session's metadata (and with it the home screen) is known
   const target = safeTarget(new URLSearchParams(location.search).get('redirect')) ?? '/';
-  /**
-   * The app's modules read the session's metadata as they load (providers/sessionMetadata.ts): a new
-   * session starts as a fresh page at its target, not by navigating inside this public one.
-   */
+  // also where a login in this page lands: the admin mounts anew with the session, here (auth/enterSession.ts)
+  if (alreadyIn) return <Navigate to={target} replace />;
+
+  /** The session continues in this page; a fresh page at the target when it cannot. */
   const login = async (params: LoginParams) => {
     await authProvider.login(params);
-    window.location.assign(target);
+    if (!(await enterSession(target))) window.location.assign(target);
   };
   const set = (k: keyof Draft, v: string) => {
     setValues((s) => ({ ...s, [k]: v }));

@@ -41,8 +41,8 @@ export function saveLocale(locale: Locale): void {
 /**
  * A language's messages come in two parts (codegen's splitMessages): 'public', what a page without
  * a session can show (sign-in, forgot and reset password, error pages), and 'session', the rest.
- * A page without a session needs only the first before it renders (a login ends with a fresh
- * page, which loads both); it fetches the second once idle (layout/LazyLayout.tsx, preloadShell).
+ * A page without a session needs only the first before it renders; it fetches the second once idle
+ * (layout/LazyLayout.tsx, preloadShell), and a login waits for it (auth/enterSession.ts).
  */
 export type MessagePart = keyof (typeof loadMessageParts)[Locale];
 const ALL_PARTS: readonly MessagePart[] = ['public', 'session'];

@@ -3,9 +3,9 @@
  * and error pages: codegen/runtime/public-metadata.ts), so downloading the portal's JavaScript tells
  * nobody the tables, the permission matrix or the account policies. A page that starts with a token
  * asks GET /api/meta for the rest (entities, screens, code tables, schemas, and of the matrix only
- * its own profile's part) and installs it before the app's modules load, because they read the
- * metadata as they load (route table, resources, menu). For the same reason a login starts a fresh
- * page at its target (LoginPage) instead of navigating inside the public one.
+ * its own profile's part) and installs it before the app renders; a login installs it in the open
+ * sign-in page (auth/enterSession.ts). What is built from the metadata once (the route table) is
+ * rebuilt on each installation (onMetadataInstalled); everything else reads it when it renders.
  */
 import type { CompiledMetadata } from '../../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../../codegen/runtime/field-schema.ts';
@@ -21,11 +21,18 @@ export type SessionKind = 'session' | 'public';
 /** GET /api/meta's answer to a logged-in caller: the metadata as its profile sees it, with the entities' JSON Schemas. */
 export type SessionMetaAnswer = CompiledMetadata & { schemas?: Record<string, EntitySchemas> };
 
+const installed = new Set<() => void>();
+/** Calls `rebuild` after each installation, for what is built from the metadata once rather than read at render. */
+export function onMetadataInstalled(rebuild: () => void): void {
+  installed.add(rebuild);
+}
+
 /** Installs a logged-in caller's answer; false when the answer is not one (the public part has no schemas). */
 export function installSessionAnswer(answer: SessionMetaAnswer): boolean {
   const { schemas, ...meta } = answer;
   if (!schemas || !meta.entities) return false;
   installMetadata(meta, schemas);
+  for (const rebuild of installed) rebuild();
   return true;
 }
 

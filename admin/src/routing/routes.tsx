@@ -30,13 +30,15 @@ import {
 export const CatchAll = () => <Navigate to={NOT_FOUND_PATH} replace />;
 export const AccessDenied = () => <Navigate to={UNAUTHORIZED_PATH} replace />;
 
-export const resources = Object.values(metadata.entities).map((e) => (
-  <Resource key={e.resource} name={e.resource} recordRepresentation={e.titleField} options={{ label: e.labelKey }}>
-    <Route path="*" element={<CatchAll />} />
-  </Resource>
-));
+/** Elements, built when the app renders: the installed metadata changes with a login (auth/enterSession.ts). */
+export const resources = () =>
+  Object.values(metadata.entities).map((e) => (
+    <Resource key={e.resource} name={e.resource} recordRepresentation={e.titleField} options={{ label: e.labelKey }}>
+      <Route path="*" element={<CatchAll />} />
+    </Resource>
+  ));
 
-export const publicRoutes = (
+export const publicRoutes = () => (
   <CustomRoutes noLayout key="public">
     {ERROR_SCREENS.map((s) => (
       <Route key={s.path} path={s.path} element={<ErrorPage screen={s} />} />
@@ -59,7 +61,7 @@ export const publicRoutes = (
   </CustomRoutes>
 );
 
-export const layoutRoutes = (
+export const layoutRoutes = () => (
   <CustomRoutes key="layout">
     <Route path="/" element={<Navigate to={HOME_PATH} replace />} />
     {DEFAULT_CHILDREN.map((d) => (
