@@ -11,13 +11,15 @@
  * (pageReady below). Then, on each backend's one-process setup, each summed chart read both ways
  * on the bench's own connection: from the rows (the aggregate every call ran before the charts'
  * sums, server/home/chart-sums.ts) and from the caller's key of the sums: the before/after of the
- * sums in the same run. No timing is asserted.
+ * sums in the same run. With BENCH_HOME_BASELINE_DIST (a copy of an earlier admin/dist), the page
+ * ready after login also against that build, visits alternating (pageReadyAgainstBaseline). No
+ * timing is asserted.
  */
 import { chromium, type Browser } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromiumPath } from '../e2e/chromium.ts';
-import { ROOT, login, percentile, round } from './lib.ts';
+import { ROOT, login, percentile, round, startServer } from './lib.ts';
 import { withSetups, type Ctx } from './steps.ts';
 import type { StepResult } from './report.ts';
 import type { Running } from './setups.ts';
@@ -61,62 +63,112 @@ async function sample(runs: number, f: () => Promise<number>): Promise<Timing> {
   return { first, median: round(percentile(xs, 50)), p95: round(percentile(xs, 95)) };
 }
 
-/**
- * Page ready after login, as a supplier sees it: in a fresh browser context (nothing cached) on
- * the sign-in page, from the click on "log in" until the home's tiles show their counts (as many
- * as GET /api/home/tiles answers) and every chart has drawn its SVG. Median of `runs` visits.
- * `afterAnswer`: the same end from the moment the login's answer arrived (POST /connect/token), the
- * page's own part: the click's figure also holds the password check, scrypt at OWASP's cost
- * (server/engine/passwords.ts), about 0.5-0.8 s of one core on the bench machine by design.
- */
-async function pageReady(browser: Browser, base: string, runs: number): Promise<Timing & { afterAnswer: Timing; tiles: number; charts: number }> {
+/** What the page shows when ready: as many tile counts as GET /api/home/tiles answers, and every chart's SVG. */
+interface Ready {
+  tiles: number;
+  charts: string[];
+}
+
+async function readyWhen(base: string): Promise<Ready> {
   const token = await login(base, 'sup01', DEMO_PASSWORD, 'PDC01');
   const get = async (url: string) => (await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } })).json();
   const tiles = ((await get(HOME_CALLS.tiles)) as { tiles: unknown[] }).tiles.length;
   const charts = ((await get(HOME_CALLS.charts)) as { charts: { key: string }[] }).charts.map((c) => c.key);
-  const visit = async () => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
-    try {
-      const page = await context.newPage();
-      await page.goto(`${base}/login`, { timeout: 120_000 });
-      await page.getByTestId('login-username').waitFor({ timeout: 120_000 });
-      await page.getByTestId('login-username').fill('sup01');
-      await page.getByTestId('login-password').fill(DEMO_PASSWORD);
-      await page.getByTestId('login-warehouse').click();
-      await page.getByTestId('login-warehouse-PDC01').click();
-      await page.getByTestId('login-warehouse-PDC01').waitFor({ state: 'hidden' });
-      let answered = NaN;
-      page.on('response', (r) => {
-        if (new URL(r.url()).pathname === '/connect/token') answered = performance.now();
-      });
-      const t0 = performance.now();
-      await page.getByTestId('login-submit').click();
-      await page.waitForFunction(
-        ([n, keys]) =>
-          document.querySelectorAll('[data-testid^="tile-count-"]').length === n &&
-          keys.every((k) => document.querySelector(`[data-testid="chart-canvas-${k}"] svg`)),
-        [tiles, charts] as const,
-        { timeout: 60_000, polling: 'raf' },
-      );
-      const t1 = performance.now();
-      return { fromClick: t1 - t0, fromAnswer: t1 - answered };
-    } finally {
-      await context.close();
-    }
-  };
-  const xs: number[] = [];
-  const ys: number[] = [];
-  let first = { fromClick: 0, fromAnswer: 0 };
-  for (let i = 0; i < runs + 1; i++) {
-    const ms = await visit();
-    if (i === 0) first = ms;
-    else {
-      xs.push(ms.fromClick);
-      ys.push(ms.fromAnswer);
-    }
+  return { tiles, charts };
+}
+
+/**
+ * One visit, as a supplier logs in: a fresh browser context (nothing cached) on the sign-in page,
+ * from the click on "log in" until the home is ready (`ready`). `fromAnswer`: the same end from the
+ * moment the login's answer arrived (POST /connect/token), the page's own part: the click's figure
+ * also holds the password check, scrypt at OWASP's cost (server/engine/passwords.ts), about
+ * 0.5-0.8 s of one core on the bench machine by design.
+ */
+async function visitHome(browser: Browser, base: string, ready: Ready): Promise<{ fromClick: number; fromAnswer: number }> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${base}/login`, { timeout: 120_000 });
+    await page.getByTestId('login-username').waitFor({ timeout: 120_000 });
+    await page.getByTestId('login-username').fill('sup01');
+    await page.getByTestId('login-password').fill(DEMO_PASSWORD);
+    await page.getByTestId('login-warehouse').click();
+    await page.getByTestId('login-warehouse-PDC01').click();
+    await page.getByTestId('login-warehouse-PDC01').waitFor({ state: 'hidden' });
+    let answered = NaN;
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/connect/token') answered = performance.now();
+    });
+    const t0 = performance.now();
+    await page.getByTestId('login-submit').click();
+    await page.waitForFunction(
+      ([n, keys]) =>
+        document.querySelectorAll('[data-testid^="tile-count-"]').length === n &&
+        keys.every((k) => document.querySelector(`[data-testid="chart-canvas-${k}"] svg`)),
+      [ready.tiles, ready.charts] as const,
+      { timeout: 60_000, polling: 'raf' },
+    );
+    const t1 = performance.now();
+    return { fromClick: t1 - t0, fromAnswer: t1 - answered };
+  } finally {
+    await context.close();
   }
+}
+
+type PageReady = Timing & { afterAnswer: Timing };
+
+/** Medians of the visits after the first (reported apart: the server's and the browser's caches are cold). */
+function pageReadyOf(visits: { fromClick: number; fromAnswer: number }[]): PageReady {
+  const [first, ...rest] = visits;
   const timing = (v: number[], f: number): Timing => ({ first: round(f), median: round(percentile(v, 50)), p95: round(percentile(v, 95)) });
-  return { ...timing(xs, first.fromClick), afterAnswer: timing(ys, first.fromAnswer), tiles, charts: charts.length };
+  return {
+    ...timing(
+      rest.map((v) => v.fromClick),
+      first.fromClick,
+    ),
+    afterAnswer: timing(
+      rest.map((v) => v.fromAnswer),
+      first.fromAnswer,
+    ),
+  };
+}
+
+/** Page ready after login on a setup's server: median of `runs` visits (one more first). */
+async function pageReady(browser: Browser, base: string, runs: number): Promise<PageReady & { tiles: number; charts: number }> {
+  const ready = await readyWhen(base);
+  const visits = [];
+  for (let i = 0; i < runs + 1; i++) visits.push(await visitHome(browser, base, ready));
+  return { ...pageReadyOf(visits), tiles: ready.tiles, charts: ready.charts.length };
+}
+
+/**
+ * BENCH_HOME_BASELINE_DIST=<a copy of an earlier admin/dist>: page ready after login with this
+ * build and with that one in the same run, visits alternating between two servers (SQLite, one
+ * process each) on the same database, so that both meet the same machine.
+ */
+async function pageReadyAgainstBaseline(ctx: Ctx, browser: Browser, runs: number): Promise<Record<'current' | 'baseline', PageReady> | undefined> {
+  const dist = process.env.BENCH_HOME_BASELINE_DIST;
+  if (!dist) return undefined;
+  const files = join(ctx.work, 'files');
+  const servers = {
+    current: await startServer(ctx.db, files, ctx.serverCpu, { adminDir: ADMIN_DIST }),
+    baseline: await startServer(ctx.db, files, ctx.serverCpu, { adminDir: dist }),
+  };
+  try {
+    const ready = await readyWhen(servers.current.base);
+    const visits = { current: [] as { fromClick: number; fromAnswer: number }[], baseline: [] as { fromClick: number; fromAnswer: number }[] };
+    for (let i = 0; i < runs + 1; i++)
+      for (const k of i % 2 ? (['baseline', 'current'] as const) : (['current', 'baseline'] as const))
+        visits[k].push(await visitHome(browser, servers[k].base, ready));
+    const out = { current: pageReadyOf(visits.current), baseline: pageReadyOf(visits.baseline) };
+    ctx.log(
+      `  home page ready after login, this build against ${dist} (alternating, median of ${runs}): ${out.current.median} vs ${out.baseline.median} ms from the click, ${out.current.afterAnswer.median} vs ${out.baseline.afterAnswer.median} ms from the login's answer (x${round(out.current.afterAnswer.median / out.baseline.afterAnswer.median, 2)})`,
+    );
+    return out;
+  } finally {
+    await servers.current.stop();
+    await servers.baseline.stop();
+  }
 }
 
 async function homeOf(r: Running, user: string, runs: number) {
@@ -189,7 +241,9 @@ export async function homeStep(ctx: Ctx): Promise<StepResult> {
     headless: true,
   });
   try {
-    return await homeSetups(ctx, browser, runs, 5);
+    const result = await homeSetups(ctx, browser, runs, 5);
+    const againstBaseline = await pageReadyAgainstBaseline(ctx, browser, 7);
+    return againstBaseline ? { ...result, pageReadyAgainstBaseline: againstBaseline } : result;
   } finally {
     await browser.close();
   }
