@@ -1,8 +1,9 @@
 /**
  * The screen definitions as a store the page reads at render time, swapped in place by `npm run dev`.
  *
- * The route table, the resources and the menu are built once as the app's modules load, so a change
- * to them (a screen added, removed or moved, an entity added) still reloads the page. Everything a
+ * The route table and the resources are built when the admin mounts (a login mounts it anew with the
+ * session's: auth/enterSession.ts), so a change to them (a screen added, removed or moved, an entity
+ * added) still reloads the page. Everything a
  * screen draws (columns, filters, buttons, actions, fields, rules) is read from the installed
  * metadata when it renders: an edit that changes only that installs the session's new metadata and
  * re-renders the open screen, keeping what the user typed, selected and scrolled. Vite sends
