@@ -17,6 +17,7 @@ import { COUNT_LOOKAHEAD, parseListQuery, tableSource } from './query.ts';
 import { sqliteTrigramProbe, type TrigramProbe } from '../db/trigram.ts';
 import { fieldOf, selectFields, selectList, toRecord } from './records.ts';
 import { personNameColumns, personNameSql } from './person-names.ts';
+import { pageTotal } from './list-json.ts';
 import { holdsUserId, personNameField, personNameKey } from '../../codegen/runtime/person-name.ts';
 import { emitMessages } from '../outbox/emit.ts';
 import { recordChartSums } from '../home/chart-sums.ts';
@@ -183,17 +184,7 @@ export class Engine {
     const st = this.listStatements(p, e, query, op, fixed, fields);
     const rows = await pageRows(this.db, st.page.sql, st.page.params);
     for (const r of rows) toRecord(e, r);
-    let total: number;
-    let totalIsLowerBound = false;
-    if (rows.length > 0 && rows.length < st.end - st.start + 1) total = st.start + rows.length;
-    else if (rows.length === 0 && st.start === 0) total = 0;
-    else {
-      const n = Number((await this.db.get<{ n: number }>(st.count.sql, st.count.params))!.n);
-      const cap = st.start + COUNT_LOOKAHEAD;
-      totalIsLowerBound = n > cap;
-      total = totalIsLowerBound ? cap : n;
-    }
-    return { records: rows, total, start: st.start, end: rows.length ? st.start + rows.length - 1 : st.start, totalIsLowerBound };
+    return { records: rows, ...(await pageTotal(this.db, st, rows.length)) };
   }
 
   /**

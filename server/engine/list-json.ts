@@ -31,6 +31,7 @@ import type { CompiledEntity, CompiledField } from '../../codegen/runtime/model.
 import { quote, type Dialect } from '../../codegen/runtime/dialect.ts';
 import type { Engine, ListStatements } from './engine.ts';
 import type { SqlPart } from './access.ts';
+import type { Queryable } from '../db/types.ts';
 import type { Principal } from './principal.ts';
 import { COUNT_LOOKAHEAD, contentRange } from './query.ts';
 import { holdsUserId, personNameKey } from '../../codegen/runtime/person-name.ts';
@@ -108,8 +109,8 @@ export function listJsonStatement(st: Pick<ListStatements, 'page'>, e: CompiledE
 
 /** A list page as the database wrote it, and what Content-Range needs. */
 export interface JsonPage {
-  /** the JSON array of the page's records, as text */
-  body: string;
+  /** the JSON array of the page's records, as text or its UTF-8 bytes */
+  body: string | Buffer;
   /** records in `body` */
   count: number;
   total: number;
@@ -119,32 +120,51 @@ export interface JsonPage {
 }
 
 /**
- * Engine.list with the JSON built by the database: the same statements, scope and checks
- * (listStatements), the same bounded count, the same answer.
+ * Engine.list's page as JSON, written by `write` from the page statement: the same statements,
+ * scope and checks (listStatements), the same bounded count, the same answer.
  */
-export async function listJson(
+export async function jsonPage(
   engine: Engine,
   p: Principal | null,
   e: CompiledEntity,
   query: Record<string, unknown>,
-  fields?: readonly string[],
+  fields: readonly string[] | undefined,
+  write: (st: ListStatements) => Promise<{ body: string | Buffer; count: number }>,
 ): Promise<JsonPage> {
   const st = engine.listStatements(p, e, query, 'read', undefined, fields);
-  const j = listJsonStatement(st, e, engine.d, fields);
-  const row = (await engine.db.get<{ body: string; n: number }>(j.sql, j.params))!;
-  const count = Number(row.n);
+  const { body, count } = await write(st);
+  return { body, count, ...(await pageTotal(engine.db, st, count)) };
+}
+
+/** Engine.list with the JSON built by the database. */
+export const listJson = (engine: Engine, p: Principal | null, e: CompiledEntity, query: Record<string, unknown>, fields?: readonly string[]) =>
+  jsonPage(engine, p, e, query, fields, async (st) => {
+    const j = listJsonStatement(st, e, engine.d, fields);
+    const row = (await engine.db.get<{ body: string; n: number }>(j.sql, j.params))!;
+    return { body: row.body, count: Number(row.n) };
+  });
+
+/**
+ * The total of a page of `count` rows, as every list route reports it: a short page is the last
+ * one; a full one (or an empty page past the start) needs the bounded count, whose excess over
+ * COUNT_LOOKAHEAD rows past the page's start makes the total a lower bound.
+ */
+export async function pageTotal(
+  db: Queryable,
+  st: Pick<ListStatements, 'count' | 'start' | 'end'>,
+  count: number,
+): Promise<Pick<JsonPage, 'total' | 'totalIsLowerBound' | 'start' | 'end'>> {
   let total: number;
   let totalIsLowerBound = false;
-  // as Engine.list: a short page is the last one; a full one needs the bounded count
   if (count > 0 && count < st.end - st.start + 1) total = st.start + count;
   else if (count === 0 && st.start === 0) total = 0;
   else {
-    const n = Number((await engine.db.get<{ n: number }>(st.count.sql, st.count.params))!.n);
+    const n = Number((await db.get<{ n: number }>(st.count.sql, st.count.params))!.n);
     const cap = st.start + COUNT_LOOKAHEAD;
     totalIsLowerBound = n > cap;
     total = totalIsLowerBound ? cap : n;
   }
-  return { body: row.body, count, total, totalIsLowerBound, start: st.start, end: count ? st.start + count - 1 : st.start };
+  return { total, totalIsLowerBound, start: st.start, end: count ? st.start + count - 1 : st.start };
 }
 
 /** The Content-Range header of a JSON page (contentRange of query.ts reads only the record count). */

@@ -4,11 +4,11 @@
  * serialised through the record schema, so a field that is not declared visible can never leak.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { CompiledEntity, FieldType } from '../../codegen/runtime/model.ts';
+import type { CompiledEntity } from '../../codegen/runtime/model.ts';
 import { metadata } from '../generated/index.ts';
 import type { Engine } from '../engine/engine.ts';
-import { contentRange } from '../engine/query.ts';
 import { jsonContentRange, listJson } from '../engine/list-json.ts';
+import { listRowsJson } from '../engine/rows-json.ts';
 import { translate } from '../engine/i18n.ts';
 import type { FileResult, UploadedFile } from '../engine/handler-types.ts';
 import type { CompiledAction } from '../../codegen/runtime/model.ts';
@@ -22,18 +22,7 @@ import { readMultipart } from './multipart.ts';
 import { leanFields } from './lean-list.ts';
 import { entityTemplate } from '../documents/entity-sheet.ts';
 import { XLSX_CONTENT_TYPE } from '../documents/xlsx.ts';
-
-const JSON_TYPE: Record<FieldType, string> = {
-  string: 'string',
-  text: 'string',
-  code: 'string',
-  date: 'string',
-  datetime: 'string',
-  integer: 'integer',
-  ref: 'integer',
-  decimal: 'number',
-  boolean: 'boolean',
-};
+import { JSON_TYPE } from '../engine/json-types.ts';
 
 export function responseSchema(e: CompiledEntity) {
   return {
@@ -114,17 +103,15 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
       async (req, reply) => {
         const { screen, ...query } = req.query as Record<string, unknown>;
         const fields = leanFields(e, screen, req.principal);
-        if (engine.d.name === 'sqlite') {
-          // SQLite writes the page's JSON itself (engine/list-json.ts): the bytes the records would
-          // make through the response schema, for about a sixth less CPU (docs/performance.md).
-          // A string with a JSON content type is sent as it is.
-          const j = await listJson(engine, req.principal, e, query, fields);
-          reply.header('content-range', jsonContentRange(e.resource, j)).header('content-type', 'application/json; charset=utf-8');
-          return j.body;
-        }
-        const r = await engine.list(req.principal, e, query, 'read', undefined, fields);
-        reply.header('content-range', contentRange(e.resource, r));
-        return r.records;
+        // the bytes the records would make through the response schema, written without records:
+        // SQLite writes the page's JSON itself (engine/list-json.ts, about a sixth less CPU:
+        // docs/performance.md); on PostgreSQL node writes it from the row arrays
+        // (engine/rows-json.ts), which costs node and database together the least (docs/scaling-out.md).
+        // A string with a JSON content type is sent as it is.
+        const j =
+          engine.d.name === 'sqlite' ? await listJson(engine, req.principal, e, query, fields) : await listRowsJson(engine, req.principal, e, query, fields);
+        reply.header('content-range', jsonContentRange(e.resource, j)).header('content-type', 'application/json; charset=utf-8');
+        return j.body;
       },
     );
     app.get(`${base}/:id`, { preHandler: readAuth, schema: { params: idParams, response: { 200: record, ...errors } } }, async (req) =>

@@ -12,7 +12,10 @@
  *  - GET /bench/hello: the framework's own floor.
  *  - GET /bench/db-json/<resource> (every resource, both backends): the generic route with the
  *    page's JSON built by the database (server/engine/list-json.ts) and sent as is: same protocol,
- *    checks, scope, SQL page and bounded count; no row objects, no serialiser.
+ *    checks, scope, SQL page and bounded count, and a lean page's projection (`?screen=`); no row
+ *    objects, no serialiser. On SQLite this is what the generic route serves.
+ *  - GET /bench/records/<resource>: the generic route as PostgreSQL served it before
+ *    server/engine/rows-json.ts: Engine.list's records through the response schema's serialiser.
  *  - rawSqlList(): the floor over the data layer (PostgreSQL): the engine's own statements, rows to
  *    objects and JSON.stringify.
  *
@@ -29,8 +32,9 @@ import { metadata } from '../../server/generated/index.ts';
 import { responseSchema } from '../../server/routes/resources.ts';
 import { selectList } from '../../server/engine/records.ts';
 import { personNameColumns } from '../../server/engine/person-names.ts';
-import { COUNT_LOOKAHEAD } from '../../server/engine/query.ts';
+import { COUNT_LOOKAHEAD, contentRange } from '../../server/engine/query.ts';
 import { jsonContentRange, listJson } from '../../server/engine/list-json.ts';
+import { leanFields } from '../../server/routes/lean-list.ts';
 import type { Engine } from '../../server/engine/engine.ts';
 import type { Db } from '../../server/db/types.ts';
 import type { SqlPart } from '../../server/engine/access.ts';
@@ -106,7 +110,12 @@ export function rawList(hand: HandList, q: HandQuery): number {
 
 const listQuery = {
   type: 'object',
-  properties: { sort: { type: 'string', maxLength: 200 }, range: { type: 'string', maxLength: 100 }, filter: { type: 'string', maxLength: 20000 } },
+  properties: {
+    sort: { type: 'string', maxLength: 200 },
+    range: { type: 'string', maxLength: 100 },
+    filter: { type: 'string', maxLength: 20000 },
+    screen: { type: 'string', maxLength: 100 },
+  },
 };
 
 export async function baselineRoutes(app: FastifyInstance, opts: { db: DB }): Promise<void> {
@@ -133,7 +142,9 @@ export async function dbJsonRoutes(app: FastifyInstance, opts: { engine: Engine 
   for (const e of Object.values(metadata.entities)) {
     const readAuth = e.public ? app.optionalAuth : app.authenticate();
     app.get(`/bench/db-json/${e.resource}`, { preHandler: readAuth, schema: { querystring: listQuery } }, async (req, reply) => {
-      const r = await listJson(opts.engine, req.principal, e, req.query as Record<string, unknown>);
+      // a lean page (?screen=) as the generic route makes it: the screen's projection
+      const { screen, ...query } = req.query as Record<string, unknown>;
+      const r = await listJson(opts.engine, req.principal, e, query, leanFields(e, screen, req.principal));
       // the generic route's headers (its /api/ hook adds cache-control): the same bytes on the wire
       reply
         .header('content-range', jsonContentRange(e.resource, r))
@@ -142,6 +153,26 @@ export async function dbJsonRoutes(app: FastifyInstance, opts: { engine: Engine 
       // a string with a JSON content type goes out as it is (Fastify serialises only objects)
       return r.body;
     });
+  }
+}
+
+/**
+ * The generic list route as it answered PostgreSQL before rows-json.ts (bench only): Engine.list's
+ * records through the response schema's serialiser, with the lean page's projection (`?screen=`).
+ */
+export async function recordsRoutes(app: FastifyInstance, opts: { engine: Engine }): Promise<void> {
+  for (const e of Object.values(metadata.entities)) {
+    const readAuth = e.public ? app.optionalAuth : app.authenticate();
+    app.get(
+      `/bench/records/${e.resource}`,
+      { preHandler: readAuth, schema: { querystring: listQuery, response: { 200: { type: 'array', items: responseSchema(e) } } } },
+      async (req, reply) => {
+        const { screen, ...query } = req.query as Record<string, unknown>;
+        const r = await opts.engine.list(req.principal, e, query, 'read', undefined, leanFields(e, screen, req.principal));
+        reply.header('content-range', contentRange(e.resource, r)).header('cache-control', 'no-store');
+        return r.records;
+      },
+    );
   }
 }
 

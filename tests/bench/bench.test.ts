@@ -34,7 +34,11 @@ describe('bench smoke run', () => {
     expect(Object.keys(list.setups)).toEqual(setups);
     expect(Object.keys(ship.setups)).toEqual(setups);
     for (const id of setups) {
-      expect(Object.keys(list.setups[id].variants), id).toEqual(expect.arrayContaining(['generic', 'dbJson']));
+      // the full page and the screen's lean page; PostgreSQL's lean page also built by PostgreSQL and as records
+      expect(Object.keys(list.setups[id].variants), id).toEqual(
+        expect.arrayContaining(['generic', 'dbJson', 'lean', ...(id.startsWith('postgres') ? ['leanDbJson', 'leanRecords'] : [])]),
+      );
+      expect(list.setups[id].leanResponseBytes, id).toBeLessThan(list.setups[id].responseBytes);
       expect(list.setups[id].variants.generic.requests, id).toBeGreaterThan(0);
       expect(ship.setups[id].invariantProblems, id).toEqual([]);
     }
@@ -92,6 +96,8 @@ describe('bench smoke run', () => {
         'list.cpu.sqlite',
         'list.cpu.postgres',
         'list.dbJson',
+        'list.leanDbJson',
+        'list.leanRowsJson',
         'wan.page.bytes',
         'wan.slow4g.signIn',
         'wan.slow4g.login',

@@ -69,7 +69,7 @@ async function primary(n: number): Promise<void> {
 /** One server process (alone, or a cluster worker: then `process.send` talks to the primary). */
 async function serve(): Promise<void> {
   const { buildApp } = await import('../../server/app.ts');
-  const { baselineRoutes, dbJsonRoutes, HandList, rawList, rawSqlList } = await import('./baseline-route.ts');
+  const { baselineRoutes, dbJsonRoutes, recordsRoutes, HandList, rawList, rawSqlList } = await import('./baseline-route.ts');
   const { readFileSync } = await import('node:fs');
   const tImport = performance.now();
 
@@ -94,6 +94,8 @@ async function serve(): Promise<void> {
   });
   // the list page as JSON built by the database, beside the generic route (both backends)
   await app.register(dbJsonRoutes, { engine: app.engine });
+  // and as records through the response schema's serialiser (PostgreSQL's route before rows-json.ts)
+  await app.register(recordsRoutes, { engine: app.engine });
   // the hand-written baselines are written on better-sqlite3 itself
   const raw = app.db.kind === 'sqlite' ? (app.db as import('../../server/db/sqlite.ts').SqliteDb).raw : null;
   if (raw) await app.register(baselineRoutes, { db: raw });

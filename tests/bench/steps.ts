@@ -85,6 +85,12 @@ export interface Ctx {
 const CONFIRMED = metadata.codeTables.purchaseOrderStatus.values.find((v) => v.key === 'confirmed')!.code;
 /** the list query the bench measures: sup01's confirmed lines in PDC01 (the order-ship screen), by order number */
 export const LIST_QUERY = { filter: JSON.stringify({ status: CONFIRMED }), sort: JSON.stringify(['orderNo', 'ASC']), range: JSON.stringify([0, 499]) };
+/**
+ * The same page as the order confirmation screen asks for it (`?screen=`): only the screen's
+ * fields, the lean page the admin is served (issue 21). The full page above stays the query the
+ * hand-written route and the floors answer.
+ */
+export const LEAN_LIST_QUERY = { ...LIST_QUERY, screen: 'orderConfirm' };
 const SUPPLIER = { user: 'sup01', code: 'S001', warehouse: 'PDC01' };
 /** internal staff, for the JSON check of the lists a supplier may not read */
 const INTERNAL = { user: 'staff01', warehouse: 'PDC01' };
@@ -376,14 +382,22 @@ async function setupBundle(ctx: Ctx): Promise<string> {
   return ctx.bundle;
 }
 
-type Variant = 'generic' | 'dbJson' | 'hand' | 'raw' | 'rawObjects';
-/** what each setup measures: both routes everywhere; the hand-written route and the floors once per backend */
+type Variant = 'generic' | 'dbJson' | 'lean' | 'leanDbJson' | 'leanRecords' | 'hand' | 'raw' | 'rawObjects';
+/**
+ * What each setup measures: both routes and the lean page everywhere; the hand-written route and
+ * the floors once per backend. On SQLite the generic route serves the database's JSON already, so
+ * the lean page's other ways are measured on PostgreSQL only: its JSON built by PostgreSQL
+ * (leanDbJson), and records through the response schema's serialiser (leanRecords, PostgreSQL's
+ * route before server/engine/rows-json.ts).
+ */
 const VARIANTS_OF: Record<string, Variant[]> = {
-  'sqlite-1': ['generic', 'dbJson', 'hand', 'raw', 'rawObjects'],
-  'sqlite-2': ['generic', 'dbJson'],
-  'postgres-1': ['generic', 'dbJson', 'raw'],
-  'postgres-2': ['generic', 'dbJson'],
+  'sqlite-1': ['generic', 'dbJson', 'lean', 'hand', 'raw', 'rawObjects'],
+  'sqlite-2': ['generic', 'dbJson', 'lean'],
+  'postgres-1': ['generic', 'dbJson', 'lean', 'leanDbJson', 'leanRecords', 'raw'],
+  'postgres-2': ['generic', 'dbJson', 'lean', 'leanDbJson', 'leanRecords'],
 };
+const isLean = (v: Variant) => v === 'lean' || v === 'leanDbJson' || v === 'leanRecords';
+const isDbJson = (v: Variant) => v === 'dbJson' || v === 'leanDbJson';
 
 interface Unit {
   run: Running;
@@ -391,8 +405,45 @@ interface Unit {
   token: string;
 }
 
-const listUrl = (base: string, resource: string, q: Record<string, string>, dbJson = false) =>
-  `${base}${dbJson ? '/bench/db-json' : '/api'}/${resource}?${qs(q)}`;
+const listUrl = (base: string, resource: string, q: Record<string, string>, dbJson = false, records = false) =>
+  `${base}${dbJson ? '/bench/db-json' : records ? '/bench/records' : '/api'}/${resource}?${qs(q)}`;
+
+/**
+ * One setup's answers to the bench query, checked to be the same work on every route: the full
+ * page on the generic and db-json routes (and the hand-written one on SQLite), the lean page on
+ * the generic, db-json and records routes.
+ */
+async function checkSameAnswers(r: Running, token: string): Promise<{ full: { body: string; contentRange: string | null }; leanBytes: number }> {
+  const headers = { authorization: `Bearer ${token}` };
+  const g = await fetch(listUrl(r.server.base, 'orders', LIST_QUERY), { headers });
+  const body = await g.text();
+  if (g.status !== 200) throw new Error(`${r.setup.id}: generic route answered ${g.status}: ${body.slice(0, 300)}`);
+  const j = await fetch(listUrl(r.server.base, 'orders', LIST_QUERY, true), { headers });
+  const same = compareAnswers(
+    { status: 200, body, contentRange: g.headers.get('content-range') },
+    { status: j.status, body: await j.text(), contentRange: j.headers.get('content-range') },
+  );
+  if (same === 'different') throw new Error(`${r.setup.id}: the db-json route's answer differs from the generic route's`);
+  const lg = await fetch(listUrl(r.server.base, 'orders', LEAN_LIST_QUERY), { headers });
+  const lj = await fetch(listUrl(r.server.base, 'orders', LEAN_LIST_QUERY, true), { headers });
+  const leanBody = await lg.text();
+  if (lg.status !== 200) throw new Error(`${r.setup.id}: the lean page answered ${lg.status}: ${leanBody.slice(0, 300)}`);
+  const leanSame = compareAnswers(
+    { status: 200, body: leanBody, contentRange: lg.headers.get('content-range') },
+    { status: lj.status, body: await lj.text(), contentRange: lj.headers.get('content-range') },
+  );
+  if (leanSame === 'different') throw new Error(`${r.setup.id}: the db-json route's lean page differs from the generic route's`);
+  const lr = await fetch(listUrl(r.server.base, 'orders', LEAN_LIST_QUERY, false, true), { headers });
+  if (lr.status !== 200 || (await lr.text()) !== leanBody || lr.headers.get('content-range') !== lg.headers.get('content-range'))
+    throw new Error(`${r.setup.id}: the records route's lean page differs from the generic route's`);
+  if (r.setup.id === 'sqlite-1') {
+    const h = await fetch(`${r.server.base}/bench/orders?${qs(LIST_QUERY)}`, { headers });
+    const hb = await h.text();
+    if (h.status !== 200 || hb !== body || h.headers.get('content-range') !== g.headers.get('content-range'))
+      throw new Error(`generic and hand-written routes differ: ${g.status} ${g.headers.get('content-range')} / ${h.status} ${h.headers.get('content-range')}`);
+  }
+  return { full: { body, contentRange: g.headers.get('content-range') }, leanBytes: leanBody.length };
+}
 
 export async function listStep(ctx: Ctx): Promise<StepResult> {
   const t0 = performance.now();
@@ -404,26 +455,11 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
 
     // the variants must do the same work: the same bytes out (checked), the same plan
     const first: Record<string, { body: string; contentRange: string | null }> = {};
+    const leanBytes: Record<string, number> = {};
     for (const r of running) {
-      const headers = { authorization: `Bearer ${tokens.get(r.setup.id)}` };
-      const g = await fetch(listUrl(r.server.base, 'orders', LIST_QUERY), { headers });
-      const body = await g.text();
-      if (g.status !== 200) throw new Error(`${r.setup.id}: generic route answered ${g.status}: ${body.slice(0, 300)}`);
-      first[r.setup.id] = { body, contentRange: g.headers.get('content-range') };
-      const j = await fetch(listUrl(r.server.base, 'orders', LIST_QUERY, true), { headers });
-      const same = compareAnswers(
-        { status: 200, body, contentRange: g.headers.get('content-range') },
-        { status: j.status, body: await j.text(), contentRange: j.headers.get('content-range') },
-      );
-      if (same === 'different') throw new Error(`${r.setup.id}: the db-json route's answer differs from the generic route's`);
-      if (r.setup.id === 'sqlite-1') {
-        const h = await fetch(`${r.server.base}/bench/orders?${qs(LIST_QUERY)}`, { headers });
-        const hb = await h.text();
-        if (h.status !== 200 || hb !== body || h.headers.get('content-range') !== g.headers.get('content-range'))
-          throw new Error(
-            `generic and hand-written routes differ: ${g.status} ${g.headers.get('content-range')} / ${h.status} ${h.headers.get('content-range')}`,
-          );
-      }
+      const checked = await checkSameAnswers(r, tokens.get(r.setup.id)!);
+      first[r.setup.id] = checked.full;
+      leanBytes[r.setup.id] = checked.leanBytes;
     }
     const plans = await listPlans(ctx);
 
@@ -482,6 +518,7 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
         placement: r.place.note,
         contentRange: first[id].contentRange,
         responseBytes: first[id].body.length,
+        leanResponseBytes: leanBytes[id],
         sameBodyAsSqlite: id === 'sqlite-1' ? true : first[id].body === first['sqlite-1']?.body,
         variants: Object.fromEntries(VARIANTS_OF[id].map((v) => [v, summarize(rounds.get(of(id, v)!)!)])),
         ...(single[id] ? { singleConnection: single[id] } : {}),
@@ -530,7 +567,24 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
         postgresToSqlite: {
           oneProcess: ratio(['postgres-1', 'generic'], ['sqlite-1', 'generic']),
           twoProcesses: ratio(['postgres-2', 'generic'], ['sqlite-2', 'generic']),
+          // the lean page, as each backend serves it (the admin asks for lean pages)
+          leanOneProcess: ratio(['postgres-1', 'lean'], ['sqlite-1', 'lean']),
+          leanTwoProcesses: ratio(['postgres-2', 'lean'], ['sqlite-2', 'lean']),
         },
+        // PostgreSQL's lean page with its JSON built by PostgreSQL vs in JavaScript (> 1: the database's better)
+        leanDbJsonToLean: Object.fromEntries(
+          running.filter((r) => r.setup.backend === 'postgres').map((r) => [r.setup.id, ratio([r.setup.id, 'leanDbJson'], [r.setup.id, 'lean'])]),
+        ),
+        // PostgreSQL's lean page as served (rows-json.ts) vs as records through the serialiser (> 1: as served better)
+        leanToRecords: Object.fromEntries(
+          running.filter((r) => r.setup.backend === 'postgres').map((r) => [r.setup.id, ratio([r.setup.id, 'lean'], [r.setup.id, 'leanRecords'])]),
+        ),
+        leanToRecordsByCpu: Object.fromEntries(
+          running.filter((r) => r.setup.backend === 'postgres').map((r) => [r.setup.id, ratio([r.setup.id, 'leanRecords'], [r.setup.id, 'lean'], 'totalCpu')]),
+        ),
+        leanDbJsonToLeanByCpu: Object.fromEntries(
+          running.filter((r) => r.setup.backend === 'postgres').map((r) => [r.setup.id, ratio([r.setup.id, 'lean'], [r.setup.id, 'leanDbJson'], 'totalCpu')]),
+        ),
         // two processes against one, per backend: p95 at 10 connections, and req/s
         twoToOneP95: Object.fromEntries(backends.map((b) => [b, ratio([`${b}-2`, 'generic'], [`${b}-1`, 'generic'], 'p95')])),
         twoToOneReqPerSec: Object.fromEntries(backends.map((b) => [b, ratio([`${b}-2`, 'generic'], [`${b}-1`, 'generic'])])),
@@ -580,7 +634,9 @@ async function measureUnit(ctx: Ctx, u: Unit, pgStatements: SqlListQuery | null)
     };
   }
   const url =
-    u.variant === 'hand' ? `${run.server.base}/bench/orders?${qs(LIST_QUERY)}` : listUrl(run.server.base, 'orders', LIST_QUERY, u.variant === 'dbJson');
+    u.variant === 'hand'
+      ? `${run.server.base}/bench/orders?${qs(LIST_QUERY)}`
+      : listUrl(run.server.base, 'orders', isLean(u.variant) ? LEAN_LIST_QUERY : LIST_QUERY, isDbJson(u.variant), u.variant === 'leanRecords');
   const headers = { authorization: `Bearer ${u.token}` };
   if (ctx.warmup > 0) await load(url, { connections: 10, seconds: ctx.warmup, headers });
   return load(url, { connections: 10, seconds: ctx.duration, headers, cpu: run.cpu });
