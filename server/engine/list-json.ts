@@ -34,10 +34,7 @@ import type { SqlPart } from './access.ts';
 import type { Queryable } from '../db/types.ts';
 import type { Principal } from './principal.ts';
 import { COUNT_LOOKAHEAD, contentRange } from './query.ts';
-import { holdsUserId, personNameKey } from '../../codegen/runtime/person-name.ts';
-
-/** The fields of a record as the generic route sends them, in that order. */
-const visibleFields = (e: CompiledEntity): CompiledField[] => e.fieldOrder.filter((n) => !e.fields[n].private).map((n) => e.fields[n]);
+import { recordKeys } from './json-types.ts';
 
 /** One field of row `t` as a SQLite JSON value that prints like the generic route's. */
 function sqliteValue(f: CompiledField): string {
@@ -81,13 +78,12 @@ function projection(e: CompiledEntity, d: Dialect, names?: readonly string[]): s
   }
   let p = byDialect.get(d.name);
   if (!p) {
-    const fields = names ? visibleFields(e).filter((f) => names.includes(f.name)) : visibleFields(e);
-    // the people's names come last, as the page statement appends them (person-names.ts)
-    const people = fields.filter(holdsUserId).map((f) => personNameKey(f.name));
+    // a lean page's keys: its fields, and the names of the people its fields hold
+    const keys = recordKeys(e).filter((k) => !names || names.includes(k.field ? k.key : k.nameOf));
     p =
       d.name === 'sqlite'
-        ? `json_object(${[...fields.map((f) => `'${f.name}', ${sqliteValue(f)}`), ...people.map((n) => `'${n}', t.${quote(n)}`)].join(', ')})`
-        : [...fields.map(postgresColumn), ...people.map((n) => `t.${quote(n)}`)].join(', ');
+        ? `json_object(${keys.map((k) => `'${k.key}', ${k.field ? sqliteValue(k.field) : `t.${quote(k.key)}`}`).join(', ')})`
+        : keys.map((k) => (k.field ? postgresColumn(k.field) : `t.${quote(k.key)}`)).join(', ');
     byDialect.set(d.name, p);
   }
   return p;

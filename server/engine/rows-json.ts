@@ -15,10 +15,9 @@
  * tests/server/rows-json.test.ts compares the two on every list screen of the metadata.
  */
 import type { CompiledEntity, CompiledField } from '../../codegen/runtime/model.ts';
-import { holdsUserId, personNameKey } from '../../codegen/runtime/person-name.ts';
 import type { Engine } from './engine.ts';
 import type { Principal } from './principal.ts';
-import { JSON_TYPE } from './json-types.ts';
+import { JSON_TYPE, recordKeys } from './json-types.ts';
 import { jsonPage } from './list-json.ts';
 
 /** What JSON.stringify would escape in a string; one without it is written as it is, between quotes (fast-json-stringify's test). */
@@ -84,12 +83,6 @@ interface Part {
   write: Write;
 }
 
-/** The keys of the entity's response schema, in its order: visible fields, then the people's names. */
-function schemaKeys(e: CompiledEntity): { key: string; field?: CompiledField }[] {
-  const visible = e.fieldOrder.filter((n) => !e.fields[n].private);
-  return [...visible.map((n) => ({ key: n, field: e.fields[n] })), ...visible.filter((n) => holdsUserId(e.fields[n])).map((n) => ({ key: personNameKey(n) }))];
-}
-
 const compiled = new WeakMap<CompiledEntity, Map<string, Part[]>>();
 
 /** Per entity and column list (a page statement's columns): which column goes out where, and how. */
@@ -100,7 +93,7 @@ function partsOf(e: CompiledEntity, columns: readonly string[]): Part[] {
   let parts = byColumns.get(sig);
   if (!parts) {
     // a column the schema does not name (none should be selected) never goes out, as with the schema's additionalProperties: false
-    parts = schemaKeys(e)
+    parts = recordKeys(e)
       .filter((k) => columns.includes(k.key))
       .map((k, i) => ({ index: columns.indexOf(k.key), key: Buffer.from(`${i ? ',' : '{'}${JSON.stringify(k.key)}:`), write: WRITE[jsonTypeOf(k.field)] }));
     byColumns.set(sig, parts);

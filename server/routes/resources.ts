@@ -1,7 +1,8 @@
 /**
  * The generic API: for every entity of the metadata, the ra-data-simple-rest routes and its
  * declared actions, each with a full JSON schema (params, query, body, response). Responses are
- * serialised through the record schema, so a field that is not declared visible can never leak.
+ * serialised through the record schema, so a field that is not declared visible can never leak;
+ * list pages are written with the schema's keys only (engine/json-types.ts, recordKeys).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CompiledEntity } from '../../codegen/runtime/model.ts';
@@ -16,28 +17,26 @@ import type { FastifyRequest } from 'fastify';
 import { schemas, messages } from '../generated/index.ts';
 import { AppError } from '../engine/errors.ts';
 import { fieldOf } from '../engine/records.ts';
-import { holdsUserId, personNameKey } from '../../codegen/runtime/person-name.ts';
 import { checkFile } from './files.ts';
 import { readMultipart } from './multipart.ts';
 import { leanFields } from './lean-list.ts';
 import { entityTemplate } from '../documents/entity-sheet.ts';
 import { XLSX_CONTENT_TYPE } from '../documents/xlsx.ts';
-import { JSON_TYPE } from '../engine/json-types.ts';
+import { JSON_TYPE, recordKeys } from '../engine/json-types.ts';
 
 export function responseSchema(e: CompiledEntity) {
   return {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries([
-      ...e.fieldOrder.filter((n) => !e.fields[n].private).map((n) => [n, { type: [JSON_TYPE[e.fields[n].type], 'null'] }]),
-      // after the fields: the name of the person whose user ID a field holds (engine/person-names.ts)
-      ...e.fieldOrder
-        .filter((n) => !e.fields[n].private && holdsUserId(e.fields[n]))
-        .map((n) => [
-          personNameKey(n),
-          { type: ['string', 'null'], description: `the name of the person whose user ID ${n} holds (the ID when no account has it)` },
-        ]),
-    ]),
+    properties: Object.fromEntries(
+      // the visible fields, then the name of the person whose user ID a field holds (engine/person-names.ts)
+      recordKeys(e).map((k) => [
+        k.key,
+        k.field
+          ? { type: [JSON_TYPE[k.field.type], 'null'] }
+          : { type: ['string', 'null'], description: `the name of the person whose user ID ${k.nameOf} holds (the ID when no account has it)` },
+      ]),
+    ),
   };
 }
 
@@ -107,7 +106,7 @@ export default async function resourceRoutes(app: FastifyInstance, opts: { engin
         // SQLite writes the page's JSON itself (engine/list-json.ts, about a sixth less CPU:
         // docs/performance.md); on PostgreSQL node writes it from the row arrays
         // (engine/rows-json.ts), which costs node and database together the least (docs/scaling-out.md).
-        // A string with a JSON content type is sent as it is.
+        // A string or buffer with a JSON content type is sent as it is.
         const j =
           engine.d.name === 'sqlite' ? await listJson(engine, req.principal, e, query, fields) : await listRowsJson(engine, req.principal, e, query, fields);
         reply.header('content-range', jsonContentRange(e.resource, j)).header('content-type', 'application/json; charset=utf-8');

@@ -396,8 +396,6 @@ const VARIANTS_OF: Record<string, Variant[]> = {
   'postgres-1': ['generic', 'dbJson', 'lean', 'leanDbJson', 'leanRecords', 'raw'],
   'postgres-2': ['generic', 'dbJson', 'lean', 'leanDbJson', 'leanRecords'],
 };
-const isLean = (v: Variant) => v === 'lean' || v === 'leanDbJson' || v === 'leanRecords';
-const isDbJson = (v: Variant) => v === 'dbJson' || v === 'leanDbJson';
 
 interface Unit {
   run: Running;
@@ -405,44 +403,44 @@ interface Unit {
   token: string;
 }
 
-const listUrl = (base: string, resource: string, q: Record<string, string>, dbJson = false, records = false) =>
-  `${base}${dbJson ? '/bench/db-json' : records ? '/bench/records' : '/api'}/${resource}?${qs(q)}`;
+/** where a list is asked: the generic route, the bench's db-json and records twins, or (`/bench/orders`) the hand-written route */
+type Route = '/api' | '/bench/db-json' | '/bench/records' | '/bench';
+const listUrl = (base: string, resource: string, q: Record<string, string>, route: Route = '/api') => `${base}${route}/${resource}?${qs(q)}`;
+/** the route and query of each variant measured over HTTP */
+const REQUEST_OF: Record<Exclude<Variant, 'raw' | 'rawObjects'>, { route: Route; query: Record<string, string> }> = {
+  generic: { route: '/api', query: LIST_QUERY },
+  dbJson: { route: '/bench/db-json', query: LIST_QUERY },
+  hand: { route: '/bench', query: LIST_QUERY },
+  lean: { route: '/api', query: LEAN_LIST_QUERY },
+  leanDbJson: { route: '/bench/db-json', query: LEAN_LIST_QUERY },
+  leanRecords: { route: '/bench/records', query: LEAN_LIST_QUERY },
+};
 
 /**
  * One setup's answers to the bench query, checked to be the same work on every route: the full
  * page on the generic and db-json routes (and the hand-written one on SQLite), the lean page on
  * the generic, db-json and records routes.
  */
-async function checkSameAnswers(r: Running, token: string): Promise<{ full: { body: string; contentRange: string | null }; leanBytes: number }> {
-  const headers = { authorization: `Bearer ${token}` };
-  const g = await fetch(listUrl(r.server.base, 'orders', LIST_QUERY), { headers });
-  const body = await g.text();
-  if (g.status !== 200) throw new Error(`${r.setup.id}: generic route answered ${g.status}: ${body.slice(0, 300)}`);
-  const j = await fetch(listUrl(r.server.base, 'orders', LIST_QUERY, true), { headers });
-  const same = compareAnswers(
-    { status: 200, body, contentRange: g.headers.get('content-range') },
-    { status: j.status, body: await j.text(), contentRange: j.headers.get('content-range') },
-  );
-  if (same === 'different') throw new Error(`${r.setup.id}: the db-json route's answer differs from the generic route's`);
-  const lg = await fetch(listUrl(r.server.base, 'orders', LEAN_LIST_QUERY), { headers });
-  const lj = await fetch(listUrl(r.server.base, 'orders', LEAN_LIST_QUERY, true), { headers });
-  const leanBody = await lg.text();
-  if (lg.status !== 200) throw new Error(`${r.setup.id}: the lean page answered ${lg.status}: ${leanBody.slice(0, 300)}`);
-  const leanSame = compareAnswers(
-    { status: 200, body: leanBody, contentRange: lg.headers.get('content-range') },
-    { status: lj.status, body: await lj.text(), contentRange: lj.headers.get('content-range') },
-  );
-  if (leanSame === 'different') throw new Error(`${r.setup.id}: the db-json route's lean page differs from the generic route's`);
-  const lr = await fetch(listUrl(r.server.base, 'orders', LEAN_LIST_QUERY, false, true), { headers });
-  if (lr.status !== 200 || (await lr.text()) !== leanBody || lr.headers.get('content-range') !== lg.headers.get('content-range'))
-    throw new Error(`${r.setup.id}: the records route's lean page differs from the generic route's`);
-  if (r.setup.id === 'sqlite-1') {
-    const h = await fetch(`${r.server.base}/bench/orders?${qs(LIST_QUERY)}`, { headers });
-    const hb = await h.text();
-    if (h.status !== 200 || hb !== body || h.headers.get('content-range') !== g.headers.get('content-range'))
-      throw new Error(`generic and hand-written routes differ: ${g.status} ${g.headers.get('content-range')} / ${h.status} ${h.headers.get('content-range')}`);
-  }
-  return { full: { body, contentRange: g.headers.get('content-range') }, leanBytes: leanBody.length };
+async function checkSameAnswers(r: Running, token: string): Promise<{ full: Answer; leanBytes: number }> {
+  const answer = async (v: keyof typeof REQUEST_OF): Promise<Answer> => {
+    const res = await fetch(listUrl(r.server.base, 'orders', REQUEST_OF[v].query, REQUEST_OF[v].route), { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, body: await res.text(), contentRange: res.headers.get('content-range') };
+  };
+  /** `v` answers as `reference` does: byte for byte, or (`parseEqual`) the same JSON */
+  const same = async (reference: Answer, v: keyof typeof REQUEST_OF, parseEqual = true) => {
+    const verdict = compareAnswers(reference, await answer(v));
+    if (verdict === 'different' || (!parseEqual && verdict !== 'identical'))
+      throw new Error(`${r.setup.id}: the ${v} variant's answer differs from the generic route's`);
+  };
+  const full = await answer('generic');
+  if (full.status !== 200) throw new Error(`${r.setup.id}: generic route answered ${full.status}: ${full.body.slice(0, 300)}`);
+  await same(full, 'dbJson');
+  if (r.setup.id === 'sqlite-1') await same(full, 'hand', false);
+  const lean = await answer('lean');
+  if (lean.status !== 200) throw new Error(`${r.setup.id}: the lean page answered ${lean.status}: ${lean.body.slice(0, 300)}`);
+  await same(lean, 'leanDbJson');
+  await same(lean, 'leanRecords', false);
+  return { full, leanBytes: lean.body.length };
 }
 
 export async function listStep(ctx: Ctx): Promise<StepResult> {
@@ -454,7 +452,7 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
     for (const r of running) tokens.set(r.setup.id, await login(r.server.base, SUPPLIER.user, DEMO_PASSWORD, SUPPLIER.warehouse));
 
     // the variants must do the same work: the same bytes out (checked), the same plan
-    const first: Record<string, { body: string; contentRange: string | null }> = {};
+    const first: Record<string, Answer> = {};
     const leanBytes: Record<string, number> = {};
     for (const r of running) {
       const checked = await checkSameAnswers(r, tokens.get(r.setup.id)!);
@@ -508,6 +506,9 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
       const x = (r: VariantRound) => (k === 'totalCpu' ? (r.serverCpuMsPerReq ?? NaN) + (r.dbCpuMsPerReq ?? 0) : (r[k] as number));
       return round(median(rounds.get(ua)!.map((r, i) => x(r) / x(rounds.get(ub)![i]))), 3);
     };
+    /** a figure per PostgreSQL setup */
+    const onPostgres = (f: (id: string) => number | null) =>
+      Object.fromEntries(running.filter((r) => r.setup.backend === 'postgres').map((r) => [r.setup.id, f(r.setup.id)]));
     const setups: Record<string, unknown> = {};
     for (const r of running) {
       const id = r.setup.id;
@@ -571,20 +572,12 @@ export async function listStep(ctx: Ctx): Promise<StepResult> {
           leanOneProcess: ratio(['postgres-1', 'lean'], ['sqlite-1', 'lean']),
           leanTwoProcesses: ratio(['postgres-2', 'lean'], ['sqlite-2', 'lean']),
         },
-        // PostgreSQL's lean page with its JSON built by PostgreSQL vs in JavaScript (> 1: the database's better)
-        leanDbJsonToLean: Object.fromEntries(
-          running.filter((r) => r.setup.backend === 'postgres').map((r) => [r.setup.id, ratio([r.setup.id, 'leanDbJson'], [r.setup.id, 'lean'])]),
-        ),
+        // PostgreSQL's lean page with its JSON built by PostgreSQL vs as served (> 1: the database's better)
+        leanDbJsonToLean: onPostgres((id) => ratio([id, 'leanDbJson'], [id, 'lean'])),
+        leanDbJsonToLeanByCpu: onPostgres((id) => ratio([id, 'lean'], [id, 'leanDbJson'], 'totalCpu')),
         // PostgreSQL's lean page as served (rows-json.ts) vs as records through the serialiser (> 1: as served better)
-        leanToRecords: Object.fromEntries(
-          running.filter((r) => r.setup.backend === 'postgres').map((r) => [r.setup.id, ratio([r.setup.id, 'lean'], [r.setup.id, 'leanRecords'])]),
-        ),
-        leanToRecordsByCpu: Object.fromEntries(
-          running.filter((r) => r.setup.backend === 'postgres').map((r) => [r.setup.id, ratio([r.setup.id, 'leanRecords'], [r.setup.id, 'lean'], 'totalCpu')]),
-        ),
-        leanDbJsonToLeanByCpu: Object.fromEntries(
-          running.filter((r) => r.setup.backend === 'postgres').map((r) => [r.setup.id, ratio([r.setup.id, 'lean'], [r.setup.id, 'leanDbJson'], 'totalCpu')]),
-        ),
+        leanToRecords: onPostgres((id) => ratio([id, 'lean'], [id, 'leanRecords'])),
+        leanToRecordsByCpu: onPostgres((id) => ratio([id, 'leanRecords'], [id, 'lean'], 'totalCpu')),
         // two processes against one, per backend: p95 at 10 connections, and req/s
         twoToOneP95: Object.fromEntries(backends.map((b) => [b, ratio([`${b}-2`, 'generic'], [`${b}-1`, 'generic'], 'p95')])),
         twoToOneReqPerSec: Object.fromEntries(backends.map((b) => [b, ratio([`${b}-2`, 'generic'], [`${b}-1`, 'generic'])])),
@@ -633,10 +626,8 @@ async function measureUnit(ctx: Ctx, u: Unit, pgStatements: SqlListQuery | null)
       bytesPerSec: (m.bytes * n) / seconds,
     };
   }
-  const url =
-    u.variant === 'hand'
-      ? `${run.server.base}/bench/orders?${qs(LIST_QUERY)}`
-      : listUrl(run.server.base, 'orders', isLean(u.variant) ? LEAN_LIST_QUERY : LIST_QUERY, isDbJson(u.variant), u.variant === 'leanRecords');
+  const { route, query } = REQUEST_OF[u.variant as keyof typeof REQUEST_OF];
+  const url = listUrl(run.server.base, 'orders', query, route);
   const headers = { authorization: `Bearer ${u.token}` };
   if (ctx.warmup > 0) await load(url, { connections: 10, seconds: ctx.warmup, headers });
   return load(url, { connections: 10, seconds: ctx.duration, headers, cpu: run.cpu });
@@ -733,7 +724,7 @@ async function checkJsonRoutes(ctx: Ctx, r: Running) {
       const { c, who, token } = jobs[i];
       const [a, b] = await Promise.all([
         get(listUrl(r.server.base, c.resource, c.query), token),
-        get(listUrl(r.server.base, c.resource, c.query, true), token),
+        get(listUrl(r.server.base, c.resource, c.query, '/bench/db-json'), token),
       ]);
       const v = compareAnswers(a, b);
       out[v]++;
