@@ -16,6 +16,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['tests/server/**/*.test.ts', 'tests/codegen/**/*.test.ts', 'tests/bench/**/*.test.ts'],
+          // one seeded database per demo-data scale for the run, copied by each test app (tests/server/seeded-template.ts)
+          globalSetup: ['tests/support/template-global-setup.ts'],
           testTimeout: scaled(60_000),
           hookTimeout: scaled(120_000),
           pool: 'forks',
@@ -29,7 +31,7 @@ export default defineConfig({
           // SQLite's query planner (index-coverage) and the cluster helper's own test are SQLite-side only
           exclude: ['tests/server/index-coverage.test.ts', 'tests/server/pg-cluster.test.ts'],
           env: { PORTAL_TEST_BACKEND: 'postgres' },
-          globalSetup: ['tests/support/pg-global-setup.ts'],
+          globalSetup: ['tests/support/pg-global-setup.ts', 'tests/support/template-global-setup.ts'],
           testTimeout: scaled(60_000),
           hookTimeout: scaled(120_000),
           pool: 'forks',

@@ -6,8 +6,8 @@
  * are left alone, as is a twin that would not be smaller than its original.
  */
 import type { Plugin } from 'vite';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 
 /** Extensions worth compressing (fonts in ttf/otf compress well; woff2 is brotli already). */
@@ -39,17 +39,56 @@ export function precompressDir(dir: string): number {
   return n;
 }
 
-/** The Vite plugin: runs precompressDir on the output folder once the bundle is written. */
+/**
+ * Moves a finished build from `from` to `to` by renaming folders, never file by file: whoever reads
+ * `to` (a server, a test) sees the old build or the new one, whole. Two builds in one tree (a
+ * developer's `npm start` beside `npm test`) each build in a folder of their own, and the last to
+ * finish wins; before this, the second build's `emptyOutDir` could delete the folder the first was
+ * still writing its `.br` twins into (ENOENT, issue 34).
+ */
+export function publishDir(from: string, to: string): void {
+  for (let attempt = 0; ; attempt++) {
+    const old = `${from}-replaced`;
+    try {
+      renameSync(to, old);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    try {
+      renameSync(from, to);
+      rmSync(old, { recursive: true, force: true });
+      return;
+    } catch (err) {
+      // another build published between our two renames: replace that one in the next round
+      const code = (err as NodeJS.ErrnoException).code;
+      if (attempt >= 10 || (code !== 'ENOTEMPTY' && code !== 'EEXIST')) throw err;
+      rmSync(old, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * The Vite plugin: the bundle is written into a folder of this build's own (`.tmp/admin-build-<pid>`
+ * beside the project, so lint and git never see it), gets its twins (precompressDir), and is then
+ * published as `dist` (publishDir). One hook, so the two steps run in this order.
+ */
 export function precompress(): Plugin {
   let outDir = '';
+  let target = '';
   return {
     name: 'portal-precompress',
     apply: 'build',
+    config(config) {
+      const root = config.root ?? process.cwd();
+      target = resolve(root, config.build?.outDir ?? 'dist');
+      return { build: { outDir: resolve(root, '..', '.tmp', `admin-build-${process.pid}`), emptyOutDir: true } };
+    },
     configResolved(config) {
-      outDir = config.build.outDir.startsWith('/') ? config.build.outDir : join(config.root, config.build.outDir);
+      outDir = config.build.outDir;
     },
     closeBundle() {
       precompressDir(outDir);
+      publishDir(outDir, target);
     },
   };
 }

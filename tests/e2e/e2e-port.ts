@@ -28,12 +28,24 @@ const listen = (port) => new Promise((ok) => {
 })();
 `;
 
+/**
+ * A port P such that P and P + 1 are free now and neither is in `taken` (ports already handed to
+ * another browser pass of the same run, whose server may not listen yet). Synchronous, because
+ * Playwright reads its config synchronously; about 50 ms.
+ */
+export function freePortPair(taken: readonly number[] = []): number {
+  for (let i = 0; i < 20; i++) {
+    const port = Number(execFileSync(process.execPath, ['-e', FIND_FREE_PAIR], { encoding: 'utf8' }).trim());
+    if (!(port > 0)) break;
+    if (!taken.includes(port) && !taken.includes(port + 1)) return port;
+  }
+  throw new Error('e2ePort: found no free pair of ports on 127.0.0.1');
+}
+
 export function e2ePort(): number {
   const set = Number(process.env.E2E_PORT);
   if (Number.isInteger(set) && set > 0) return set;
-  // synchronous, because Playwright reads its config synchronously; about 50 ms, once per run
-  const port = Number(execFileSync(process.execPath, ['-e', FIND_FREE_PAIR], { encoding: 'utf8' }).trim());
-  if (!(port > 0)) throw new Error('e2ePort: found no free pair of ports on 127.0.0.1');
+  const port = freePortPair();
   process.env.E2E_PORT = String(port);
   return port;
 }

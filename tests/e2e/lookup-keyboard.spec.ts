@@ -68,8 +68,10 @@ for (const locale of LOCALES) {
 
     // out of order: the earlier text's answer comes last and changes nothing
     await slowLookups(page, (text) => (text === earlier ? 3000 : 200), answered);
+    // past the typing pause: the earlier text's call is on its way
+    const earlierAsked = page.waitForRequest((r) => r.url().includes(`/api/${target.resource}?`) && searchedFor(r.url()) === earlier);
     await box.fill(earlier);
-    await page.waitForTimeout(400); // past the typing pause: the earlier text's call is on its way
+    await earlierAsked;
     const bPrefix = b.slice(0, 6);
     await box.fill(bPrefix);
     await expect(page.getByRole('option', { name: b, exact: true })).toBeVisible();

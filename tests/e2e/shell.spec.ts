@@ -50,17 +50,22 @@ test.describe('login and menus by role', () => {
   });
 
   test('a wrong password and a locked account are refused with the server message', async ({ page }) => {
+    // the page's clock runs as usual, and the test jumps it ahead instead of sleeping through 10 s
+    await page.clock.install();
     await loginPage.open(page);
     await loginPage.submit(page, 'sup01', { password: 'wrong2026A' });
     await expect(page.getByText('用户ID或密码错误')).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
     // messages stay 10 s unless closed
-    await page.waitForTimeout(5000);
+    await page.clock.fastForward(9_000);
     await expect(page.getByText('用户ID或密码错误')).toBeVisible();
     await page.getByTestId('notification-close').click();
     await expect(page.getByText('用户ID或密码错误')).toBeHidden();
     await loginPage.submit(page, 'locked01');
     await expect(page.getByText('该用户已被锁定，请联系管理员！')).toBeVisible();
+    // and go by themselves after 10 s
+    await page.clock.fastForward(10_500);
+    await expect(page.getByText('该用户已被锁定，请联系管理员！')).toBeHidden();
   });
 
   test('a supplier sees every user screen, not notice management', async ({ page }) => {
@@ -454,7 +459,8 @@ test.describe('session dialogs', () => {
     }
     await expect(relogin).toBeVisible();
     await expect(page.getByRole('dialog', { name: '登录超时' })).toHaveCount(1);
-    await page.waitForTimeout(500);
+    // every other call of the page answered (401 too): still one dialog
+    await api.idle();
     await expect(page.getByRole('dialog', { name: '登录超时' })).toHaveCount(1);
     await relogin.getByTestId('relogin-cancel').click();
     await expect(relogin).toBeHidden();

@@ -22,9 +22,10 @@ import { TEST_PARAMS } from '../../server/engine/passwords.ts';
 import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
 import { createTestDatabase } from '../support/postgres.ts';
+import { copySqliteTemplate, templateFor, TEST_SECRET, type Backend } from './seeded-template.ts';
 import { testLogger } from '../support/log-grep.ts';
 
-export type Backend = 'sqlite' | 'postgres';
+export type { Backend };
 export const BACKEND: Backend = process.env.PORTAL_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
 /** The PostgreSQL server the tests of the "server-pg" project use. */
@@ -41,11 +42,14 @@ export function pgServerUrl(): string {
 export async function testDatabase(
   dir: string,
   backend: Backend = BACKEND,
+  /** a seeded template of this run to start from (seeded-template.ts templateFor), else an empty database */
+  template?: string,
 ): Promise<{ options: Pick<AppOptions, 'dbFile' | 'databaseUrl' | 'filesDir'>; drop(): Promise<void> }> {
   if (backend === 'postgres') {
-    const t = await createTestDatabase(pgServerUrl());
+    const t = await createTestDatabase(pgServerUrl(), 'portal_test', template);
     return { options: { databaseUrl: t.url }, drop: t.drop };
   }
+  if (template) copySqliteTemplate(template, dir);
   return { options: { dbFile: join(dir, 'portal.db'), filesDir: join(dir, 'files') }, drop: async () => undefined };
 }
 
@@ -56,10 +60,11 @@ export async function testDatabase(
  */
 export async function preparedDatabase(prefix: string): Promise<{ dir: string; db: Db; options: TestApp['database']; drop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const database = await testDatabase(dir);
+  const template = templateFor(BACKEND, 1);
+  const database = await testDatabase(dir, BACKEND, template);
   const db = await openDb(targetOf(database.options));
   await migrate(db, tables[db.kind], migrations);
-  await seedDatabase(db, metadata, { hashParams: TEST_PARAMS });
+  if (!template) await seedDatabase(db, metadata, { hashParams: TEST_PARAMS });
   return { dir, db, options: database.options, drop: database.drop };
 }
 
@@ -78,7 +83,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export const TEST_SECRET = 'test-secret-0123456789-0123456789-0123456789';
+export { TEST_SECRET };
 
 /**
  * A test app. `same`: over the data of another test app (a restart, other options); closing it
@@ -86,9 +91,21 @@ export const TEST_SECRET = 'test-secret-0123456789-0123456789-0123456789';
  */
 export type BuildOptions = { seed?: boolean; scale?: number; app?: Partial<AppOptions>; same?: TestApp };
 
+/**
+ * The run's seeded template that a new test app may start from instead of seeding: when it is to be
+ * seeded at a scale the run made a template of, over a database of its own (not `same`, no database
+ * options of the test's), and the run made templates (tests/support/template-global-setup.ts).
+ */
+function templateOf(opts: BuildOptions): string | undefined {
+  const own = opts.app && ('dbFile' in opts.app || 'databaseUrl' in opts.app || 'filesDir' in opts.app || 'db' in opts.app || 'migrate' in opts.app);
+  if (opts.same || opts.seed === false || own) return undefined;
+  return templateFor(BACKEND, opts.scale ?? 1);
+}
+
 export async function build(opts: BuildOptions = {}): Promise<TestApp> {
   const dir = opts.same?.dir ?? mkdtempSync(join(tmpdir(), 'portal-test-'));
-  const database = opts.same ? { options: opts.same.database, drop: async () => undefined } : await testDatabase(dir);
+  const template = templateOf(opts);
+  const database = opts.same ? { options: opts.same.database, drop: async () => undefined } : await testDatabase(dir, BACKEND, template);
   const app = await buildApp({
     ...database.options,
     jwtSecret: TEST_SECRET,
@@ -100,7 +117,8 @@ export async function build(opts: BuildOptions = {}): Promise<TestApp> {
     ...(process.env.PORTAL_TEST_LOG ? { logger: testLogger() } : {}),
     ...opts.app,
   });
-  if (opts.seed !== false) await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS, scale: opts.scale ?? 1, files: app.fileStore });
+  // a copy of a template holds what this seed would write (seeded-template.ts)
+  if (opts.seed !== false && !template) await seedDatabase(app.db, metadata, { hashParams: TEST_PARAMS, scale: opts.scale ?? 1, files: app.fileStore });
   return {
     app,
     dir,

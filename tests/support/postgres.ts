@@ -275,16 +275,17 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
 
 /**
  * Creates a fresh, empty database on the server at serverUrl (template0: no leftovers from
- * template1; C collation: the same sort order on every machine).
+ * template1; C collation: the same sort order on every machine), or a copy of `template`.
  */
-export async function createTestDatabase(serverUrl: string, prefix = 'portal_test'): Promise<TestDatabase> {
+export async function createTestDatabase(serverUrl: string, prefix = 'portal_test', template = 'template0'): Promise<TestDatabase> {
   // pid + counter keep names unique across workers and within one; the random part guards
   // against a reused pid on a shared, long-lived server.
   const name = `${prefix}_${process.pid}_${++counter}_${randomBytes(4).toString('hex')}`.toLowerCase();
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`invalid database name prefix ${JSON.stringify(prefix)}: use letters, digits and _`);
   if (name.length > 63) throw new Error(`database name ${name} is longer than PostgreSQL's 63-byte limit: use a shorter prefix`);
 
-  await withClient(serverUrl, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`));
+  // a template other than template0 is a database this run made and seeded (tests/server/seeded-template.ts): a copy of it
+  await withClient(serverUrl, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}" ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`));
 
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
