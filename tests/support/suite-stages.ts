@@ -1,13 +1,14 @@
 /**
  * What `npm test` runs (tests/support/suite.ts), as data: each stage's command, what it must wait
- * for, and where it leaves its per-file report. Stages start in this order as lanes free up (four
- * at a time by default, SUITE_JOBS overrides). Why four lanes on two cores, and why these stages:
- * docs/adr/0046-suite-in-lanes.md. In short: a browser pass keeps about a third of a core busy and
- * spends the rest waiting for the page, so the browser suite runs as shards (each its own server,
- * database and port) beside each other and beside the unit suite, which is split where its files
- * are independent (server on SQLite, server on PostgreSQL, codegen and admin, the bench smoke).
+ * for, its lane, and where it leaves its per-file report. Stages start in this order as their lane
+ * frees up: one CPU stage at a time (the build, the unit suite in four independent stages, the
+ * static checks) and two browser shards beside it (each its own server, database and port). Why:
+ * docs/adr/0046-suite-in-lanes.md. In short: a browser shard keeps about a seventh of a core busy
+ * and waits for its pages the rest of the time; the unit suite keeps a core busy; two unit stages
+ * at once, or everything at once, made every stage several times slower than alone.
  */
 import { join } from 'node:path';
+import { shardSpecs } from '../e2e/passes.ts';
 
 export interface Stage {
   /** the name in the timing report (build, typecheck, unit:sqlite, e2e:pg 1/2, ...) */
@@ -16,6 +17,12 @@ export interface Stage {
   command: string;
   /** stages that must have passed before this one starts */
   after?: string[];
+  /**
+   * which lanes it runs in: 'cpu' stages keep a core busy (build, static checks, the unit suite) and
+   * run one at a time; 'browser' stages (browser shards) mostly wait for their pages and run two at a
+   * time beside them (suite.ts LANES)
+   */
+  lane: 'cpu' | 'browser';
   /** extra environment */
   env?: Record<string, string>;
   /** a per-file report this stage writes: vitest's or Playwright's JSON reporter */
@@ -38,39 +45,46 @@ const vitest = (name: string, projects: string[], folders: string[]): Stage => {
       `rm -f ${log} && PORTAL_TEST_LOG=$PWD/${log} npx vitest run ${projects.map((p) => `--project ${p}`).join(' ')} ${folders.join(' ')} ` +
       `--reporter=default --reporter=json --outputFile.json=${report} && npx tsx tests/support/log-grep.ts ${log}`,
     after: ['build'],
+    lane: 'cpu',
     report: { kind: 'vitest', file: report },
   };
 };
 
-/** Shard `index` of `of` of a browser pass: its own server, database, port and output folder (suite.ts). */
-const playwright = (pass: 'sqlite' | 'pg', index: number, of: number): Stage => {
-  const name = `e2e:${pass} ${index}/${of}`;
+/** Shard `index` of `files` of a browser pass: its own server, database, port and output folder (suite.ts). */
+const playwright = (pass: 'sqlite' | 'pg', index: number, files: string[][]): Stage => {
+  const name = `e2e:${pass} ${index + 1}/${files.length}`;
   const report = join(SUITE_DIR, `${slug(name)}.json`);
   return {
     name,
-    command: `${pass === 'pg' ? 'npx tsx tests/support/with-postgres.ts ' : ''}npx playwright test --shard=${index}/${of} --reporter=list,json`,
+    command: `${pass === 'pg' ? 'npx tsx tests/support/with-postgres.ts ' : ''}npx playwright test ${files[index].join(' ')} --reporter=list,json`,
     after: ['build'],
+    lane: 'browser',
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report },
     report: { kind: 'playwright', file: report },
   };
 };
 
+/** A browser pass in shards of whole spec files (tests/e2e/passes.ts). */
+const shards = (pass: 'sqlite' | 'pg', of: number): Stage[] => {
+  const files = shardSpecs(pass, of);
+  return files.map((_, i) => playwright(pass, i, files));
+};
+
+const cpu = (name: string, command: string, after: string[] = []): Stage => ({ name, command, after, lane: 'cpu' });
+
 export const STAGES: Stage[] = [
-  { name: 'build', command: 'npm run build' },
-  { name: 'typecheck', command: 'npm run typecheck' },
-  { name: 'lint', command: 'npm run lint' },
-  { name: 'format', command: 'npm run format:check' },
-  { name: 'duplication', command: 'npm run duplication' },
-  { name: 'function-length', command: 'npm run function-length' },
-  // the long ones first, so that no lane waits at the end for one that started late; browser shards
-  // (waiting on pages) between unit stages (busy on the CPU), so the lanes share the cores evenly
-  playwright('sqlite', 1, 3),
+  cpu('build', 'npm run build'),
+  // the browser shards as soon as the build is there: they are the longest, and wait on pages
+  ...shards('sqlite', 4),
+  ...shards('pg', 2),
+  // one CPU stage at a time beside them: the unit suite, longest first, then the static checks
   vitest('unit:pg', ['server-pg'], []),
-  playwright('sqlite', 2, 3),
   vitest('unit:sqlite', ['node'], ['tests/server/']),
-  playwright('sqlite', 3, 3),
-  playwright('pg', 1, 2),
-  vitest('unit:bench', ['node'], ['tests/bench/']),
-  playwright('pg', 2, 2),
   vitest('unit:codegen+admin', ['node', 'admin'], ['tests/codegen/', 'tests/admin/']),
+  vitest('unit:bench', ['node'], ['tests/bench/']),
+  cpu('typecheck', 'npm run typecheck'),
+  cpu('lint', 'npm run lint'),
+  cpu('format', 'npm run format:check'),
+  cpu('duplication', 'npm run duplication'),
+  cpu('function-length', 'npm run function-length'),
 ];

@@ -1,11 +1,12 @@
 /**
  * `npm test`: every stage of tests/support/suite-stages.ts (build, static checks, the unit suite on
- * SQLite and on PostgreSQL, the browser suite on SQLite and on PostgreSQL in shards), four at a
- * time by default (SUITE_JOBS overrides), each line of output prefixed with its stage's name; then
+ * SQLite and on PostgreSQL, the browser suite on SQLite and on PostgreSQL in shards) in two kinds
+ * of lane: one CPU stage at a time and two browser shards beside it (SUITE_CPU_JOBS and
+ * SUITE_BROWSER_JOBS override), each output line prefixed with its stage's name; then
  * the timing report (suite-report.ts): each stage's wall and CPU time, the test counts with every
  * flaky test named, the ten slowest files, kept in .tmp/test-timings.json and .tmp/test-timings.txt.
  *
- * A stage starts when a lane is free and every stage it waits for has passed; a failed stage does
+ * A stage starts when a lane of its kind is free and every stage it waits for has passed; a failed stage does
  * not stop the others (the report shows all that can be known), and the run exits 1 if any stage
  * failed or could not run. Each browser shard gets its own port pair (E2E_PORT), server, database
  * and output folder, so the shards, and two whole suites on one machine, never meet.
@@ -20,7 +21,11 @@ import { playwrightFiles, reportText, vitestFiles, type FileTiming, type StageTi
 import { freePortPair } from '../e2e/e2e-port.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const jobs = Math.max(1, Number(process.env.SUITE_JOBS) || 4);
+/** How many stages of each lane run at once (SUITE_CPU_JOBS, SUITE_BROWSER_JOBS override). */
+const LANES: Record<Stage['lane'], number> = {
+  cpu: Math.max(1, Number(process.env.SUITE_CPU_JOBS) || 1),
+  browser: Math.max(1, Number(process.env.SUITE_BROWSER_JOBS) || 2),
+};
 const only = process.env.SUITE_ONLY?.split(',').map((s) => s.trim());
 const stages = only ? STAGES.filter((s) => only.includes(s.name)).map((s) => ({ ...s, after: (s.after ?? []).filter((a) => only.includes(a)) })) : STAGES;
 const t0 = Date.now();
@@ -68,7 +73,10 @@ async function runAll(): Promise<StageTiming[]> {
   const timings = new Map<string, StageTiming>();
   const waiting = [...stages];
   const taken: number[] = [];
-  let running = 0;
+  const running: Record<Stage['lane'], number> = { cpu: 0, browser: 0 };
+  // once no browser shard runs or waits, the browser lanes' share of the cores goes to CPU stages
+  const lanes = (lane: Stage['lane']): number =>
+    lane === 'cpu' && running.browser === 0 && !waiting.some((s) => s.lane === 'browser') ? LANES.cpu + 1 : LANES[lane];
   return new Promise((done) => {
     const next = (): void => {
       for (const stage of [...waiting]) {
@@ -79,9 +87,9 @@ async function runAll(): Promise<StageTiming[]> {
           console.log(`[${stage.name}] not run: a stage it waits for did not pass`);
           continue;
         }
-        if (running >= jobs || blocked.some((t) => !t || t.seconds < 0)) continue;
+        if (running[stage.lane] >= lanes(stage.lane) || blocked.some((t) => !t || t.seconds < 0)) continue;
         waiting.splice(waiting.indexOf(stage), 1);
-        running++;
+        running[stage.lane]++;
         const start = Date.now();
         const timing: StageTiming = { name: stage.name, startedAt: since(start), seconds: -1, cpuSeconds: 0, outcome: 'failed' };
         timings.set(stage.name, timing);
@@ -91,11 +99,11 @@ async function runAll(): Promise<StageTiming[]> {
           timing.cpuSeconds = cpuSeconds(stage);
           timing.outcome = code === 0 ? 'passed' : 'failed';
           console.log(`[${stage.name}] ${timing.outcome} in ${timing.seconds.toFixed(1)} s${code ? ` (exit ${code})` : ''}`);
-          running--;
+          running[stage.lane]--;
           next();
         });
       }
-      if (running === 0 && waiting.length === 0) done(stages.map((s) => timings.get(s.name)!));
+      if (running.cpu + running.browser === 0 && waiting.length === 0) done(stages.map((s) => timings.get(s.name)!));
     };
     next();
   });
