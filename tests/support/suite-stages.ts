@@ -1,11 +1,11 @@
 /**
  * What `npm test` runs (tests/support/suite.ts), as data: each stage's command, what it must wait
- * for, its lane, and where it leaves its per-file report. Stages start in this order as their lane
- * frees up: one CPU stage at a time (the build, the unit suite in four independent stages, the
- * static checks) and two browser shards beside it (each its own server, database and port). Why:
- * docs/adr/0046-suite-in-lanes.md. In short: a browser shard keeps about a seventh of a core busy
- * and waits for its pages the rest of the time; the unit suite keeps a core busy; two unit stages
- * at once, or everything at once, made every stage several times slower than alone.
+ * for, its lane, and where it leaves its per-file report. The build first; then the browser suite
+ * in shards, all at once (each its own server, database and port); then, as the shards end, the
+ * CPU stages two at a time (the unit suite in four independent stages, the static checks), in this
+ * order. Why: docs/adr/0046-suite-in-lanes.md. In short: a browser shard waits on its pages most of
+ * the time, a unit stage keeps a core busy, and on this 2-core machine a unit stage beside browser
+ * shards ran 2-3x slower than alone while slowing the shards down as much.
  */
 import { join } from 'node:path';
 import { shardSpecs } from '../e2e/passes.ts';
@@ -18,9 +18,8 @@ export interface Stage {
   /** stages that must have passed before this one starts */
   after?: string[];
   /**
-   * which lanes it runs in: 'cpu' stages keep a core busy (build, static checks, the unit suite) and
-   * run one at a time; 'browser' stages (browser shards) mostly wait for their pages and run two at a
-   * time beside them (suite.ts LANES)
+   * its lane: 'cpu' stages keep a core busy (build, static checks, the unit suite); 'browser' stages
+   * (browser shards) mostly wait for their pages (suite.ts LANES says how many of each run at once)
    */
   lane: 'cpu' | 'browser';
   /** extra environment */
@@ -74,10 +73,10 @@ const cpu = (name: string, command: string, after: string[] = []): Stage => ({ n
 
 export const STAGES: Stage[] = [
   cpu('build', 'npm run build'),
-  // the browser shards as soon as the build is there: they are the longest, and wait on pages
+  // the browser shards as soon as the build is there, all at once: they wait on pages
   ...shards('sqlite', 4),
   ...shards('pg', 2),
-  // one CPU stage at a time beside them: the unit suite, longest first, then the static checks
+  // then the CPU stages, two at a time: the unit suite, longest first, then the static checks
   vitest('unit:pg', ['server-pg'], []),
   vitest('unit:sqlite', ['node'], ['tests/server/']),
   vitest('unit:codegen+admin', ['node', 'admin'], ['tests/codegen/', 'tests/admin/']),

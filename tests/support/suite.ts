@@ -1,8 +1,8 @@
 /**
  * `npm test`: every stage of tests/support/suite-stages.ts (build, static checks, the unit suite on
- * SQLite and on PostgreSQL, the browser suite on SQLite and on PostgreSQL in shards) in two kinds
- * of lane: one CPU stage at a time and two browser shards beside it (SUITE_CPU_JOBS and
- * SUITE_BROWSER_JOBS override), each output line prefixed with its stage's name; then
+ * SQLite and on PostgreSQL, the browser suite on SQLite and on PostgreSQL in shards): the build,
+ * then every browser shard at once, then the CPU stages two at a time as the shards end (LANES),
+ * each output line prefixed with its stage's name; then
  * the timing report (suite-report.ts): each stage's wall and CPU time, the test counts with every
  * flaky test named, the ten slowest files, kept in .tmp/test-timings.json and .tmp/test-timings.txt.
  *
@@ -21,10 +21,14 @@ import { playwrightFiles, reportText, vitestFiles, type FileTiming, type StageTi
 import { freePortPair } from '../e2e/e2e-port.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** How many stages of each lane run at once (SUITE_CPU_JOBS, SUITE_BROWSER_JOBS override). */
+/**
+ * How many stages of each lane may run at once (SUITE_CPU_JOBS, SUITE_BROWSER_JOBS override). The
+ * browser shards run first, all together; a CPU stage starts beside them only as they end (each two
+ * running shards hold back one of the cores), and the build, which they wait for, before them.
+ */
 const LANES: Record<Stage['lane'], number> = {
-  cpu: Math.max(1, Number(process.env.SUITE_CPU_JOBS) || 1),
-  browser: Math.max(1, Number(process.env.SUITE_BROWSER_JOBS) || 2),
+  cpu: Math.max(1, Number(process.env.SUITE_CPU_JOBS) || 2),
+  browser: Math.max(1, Number(process.env.SUITE_BROWSER_JOBS) || 6),
 };
 const only = process.env.SUITE_ONLY?.split(',').map((s) => s.trim());
 const stages = only ? STAGES.filter((s) => only.includes(s.name)).map((s) => ({ ...s, after: (s.after ?? []).filter((a) => only.includes(a)) })) : STAGES;
@@ -74,9 +78,14 @@ async function runAll(): Promise<StageTiming[]> {
   const waiting = [...stages];
   const taken: number[] = [];
   const running: Record<Stage['lane'], number> = { cpu: 0, browser: 0 };
-  // once no browser shard runs or waits, the browser lanes' share of the cores goes to CPU stages
-  const lanes = (lane: Stage['lane']): number =>
-    lane === 'cpu' && running.browser === 0 && !waiting.some((s) => s.lane === 'browser') ? LANES.cpu + 1 : LANES[lane];
+  const browsersLeft = () => running.browser + waiting.filter((s) => s.lane === 'browser').length;
+  // a CPU stage a waiting browser shard needs (the build) goes first; other CPU stages take the cores the shards leave
+  const neededByBrowsers = (stage: Stage) => waiting.some((s) => s.lane === 'browser' && s.after?.includes(stage.name));
+  const limit = (stage: Stage): number => {
+    if (stage.lane === 'browser') return LANES.browser;
+    if (neededByBrowsers(stage) || browsersLeft() === 0) return LANES.cpu;
+    return Math.max(0, LANES.cpu - Math.ceil(browsersLeft() / 2));
+  };
   return new Promise((done) => {
     const next = (): void => {
       for (const stage of [...waiting]) {
@@ -87,7 +96,7 @@ async function runAll(): Promise<StageTiming[]> {
           console.log(`[${stage.name}] not run: a stage it waits for did not pass`);
           continue;
         }
-        if (running[stage.lane] >= lanes(stage.lane) || blocked.some((t) => !t || t.seconds < 0)) continue;
+        if (running[stage.lane] >= limit(stage) || blocked.some((t) => !t || t.seconds < 0)) continue;
         waiting.splice(waiting.indexOf(stage), 1);
         running[stage.lane]++;
         const start = Date.now();
