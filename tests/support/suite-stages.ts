@@ -1,7 +1,7 @@
 /**
  * What `npm test` runs (tests/support/suite.ts), as data: each stage's command, what it must wait
  * for, its lane, and where it leaves its per-file report. The build first; then the browser suite
- * in shards, all at once (each its own server, database and port); then, as the shards end, the
+ * in shards, two at a time (each its own server, database and port); then the
  * CPU stages two at a time (the unit suite in four independent stages, the static checks), in this
  * order. Why: docs/adr/0046-suite-in-lanes.md. In short: a browser shard waits on its pages most of
  * the time, a unit stage keeps a core busy, and on this 2-core machine a unit stage beside browser
@@ -73,7 +73,7 @@ const cpu = (name: string, command: string, after: string[] = []): Stage => ({ n
 
 export const STAGES: Stage[] = [
   cpu('build', 'npm run build'),
-  // the browser shards as soon as the build is there, all at once: they wait on pages
+  // the browser shards as soon as the build is there, two at a time: they wait on pages
   ...shards('sqlite', 4),
   ...shards('pg', 2),
   // then the CPU stages, two at a time: the unit suite, longest first, then the static checks

@@ -1,7 +1,7 @@
 /**
  * `npm test`: every stage of tests/support/suite-stages.ts (build, static checks, the unit suite on
  * SQLite and on PostgreSQL, the browser suite on SQLite and on PostgreSQL in shards): the build,
- * then every browser shard at once, then the CPU stages two at a time as the shards end (LANES),
+ * then the browser shards two at a time, then the CPU stages two at a time (LANES),
  * each output line prefixed with its stage's name; then
  * the timing report (suite-report.ts): each stage's wall and CPU time, the test counts with every
  * flaky test named, the ten slowest files, kept in .tmp/test-timings.json and .tmp/test-timings.txt.
@@ -23,12 +23,13 @@ import { freePortPair } from '../e2e/e2e-port.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 /**
  * How many stages of each lane may run at once (SUITE_CPU_JOBS, SUITE_BROWSER_JOBS override). The
- * browser shards run first, all together; a CPU stage starts beside them only as they end (each two
- * running shards hold back one of the cores), and the build, which they wait for, before them.
+ * build first; then the browser shards, two at a time and nothing else beside them but the last
+ * one; then the CPU stages two at a time. Six shards at once ran at a load of 21, a unit stage
+ * beside two shards ran 2-4x slower than alone (docs/adr/0046-suite-in-lanes.md).
  */
 const LANES: Record<Stage['lane'], number> = {
   cpu: Math.max(1, Number(process.env.SUITE_CPU_JOBS) || 2),
-  browser: Math.max(1, Number(process.env.SUITE_BROWSER_JOBS) || 6),
+  browser: Math.max(1, Number(process.env.SUITE_BROWSER_JOBS) || 2),
 };
 const only = process.env.SUITE_ONLY?.split(',').map((s) => s.trim());
 const stages = only ? STAGES.filter((s) => only.includes(s.name)).map((s) => ({ ...s, after: (s.after ?? []).filter((a) => only.includes(a)) })) : STAGES;
@@ -84,7 +85,8 @@ async function runAll(): Promise<StageTiming[]> {
   const limit = (stage: Stage): number => {
     if (stage.lane === 'browser') return LANES.browser;
     if (neededByBrowsers(stage) || browsersLeft() === 0) return LANES.cpu;
-    return Math.max(0, LANES.cpu - Math.ceil(browsersLeft() / 2));
+    // beside the last shard, one
+    return browsersLeft() === 1 ? 1 : 0;
   };
   return new Promise((done) => {
     const next = (): void => {
