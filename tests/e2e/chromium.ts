@@ -3,8 +3,8 @@
  *
  * The browser suite prefers Debian's `chromium-headless-shell` (the old headless mode, a build of
  * its own without the browser's UI): what Playwright itself runs for headless tests. The same
- * Blink renders the page; it used about 0.6x the CPU of `chromium --headless` on the dialogs spec
- * and 0.8x its time (issue 34, docs/adr/0046-suite-in-lanes.md). The benchmarks keep the full
+ * Blink renders the page; on the dialogs spec it took 0.8x the wall time of `chromium --headless`
+ * (88 s against 107 s; issue 34, docs/adr/0046-suite-in-lanes.md). The benchmarks keep the full
  * browser, so their figures stay comparable with earlier runs.
  */
 import { existsSync } from 'node:fs';

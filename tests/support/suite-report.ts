@@ -14,7 +14,7 @@ export interface StageTiming {
   /** seconds from the run's start to this stage's start */
   startedAt: number;
   seconds: number;
-  /** CPU seconds of its processes (user + system): against `seconds`, how busy it kept the cores */
+  /** CPU seconds (user + system) of the processes it waited for: processes reparented away (Chromium's renderers) escape it */
   cpuSeconds: number;
   /** 'passed' | 'failed' | 'not run' (a stage it waited for failed) */
   outcome: 'passed' | 'failed' | 'not run';

@@ -3,9 +3,9 @@
  * for, its lane, and where it leaves its per-file report. The build first; then the browser suite
  * in shards, two at a time (each its own server, database and port); then the
  * CPU stages two at a time (the unit suite in four independent stages, the static checks), in this
- * order. Why: docs/adr/0046-suite-in-lanes.md. In short: a browser shard waits on its pages most of
- * the time, a unit stage keeps a core busy, and on this 2-core machine a unit stage beside browser
- * shards ran 2-3x slower than alone while slowing the shards down as much.
+ * order. Why: docs/adr/0046-suite-in-lanes.md. In short: both kinds keep the CPUs busy, and on
+ * this 2-core machine more than two busy stages at once lost throughput (a unit stage beside two
+ * browser shards ran 2-4x slower than alone, everything at once timed tests out).
  */
 import { join } from 'node:path';
 import { shardSpecs } from '../e2e/passes.ts';
@@ -19,7 +19,7 @@ export interface Stage {
   after?: string[];
   /**
    * its lane: 'cpu' stages keep a core busy (build, static checks, the unit suite); 'browser' stages
-   * (browser shards) mostly wait for their pages (suite.ts LANES says how many of each run at once)
+   * (browser shards: a browser, a server and a test runner each; suite.ts LANES says how many of each run at once)
    */
   lane: 'cpu' | 'browser';
   /** extra environment */
@@ -73,7 +73,7 @@ const cpu = (name: string, command: string, after: string[] = []): Stage => ({ n
 
 export const STAGES: Stage[] = [
   cpu('build', 'npm run build'),
-  // the browser shards as soon as the build is there, two at a time: they wait on pages
+  // the browser shards as soon as the build is there, two at a time: the longest part of the run
   ...shards('sqlite', 4),
   ...shards('pg', 2),
   // then the CPU stages, two at a time: the unit suite, longest first, then the static checks
