@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
-import { configure } from '@testing-library/react';
+import { afterEach } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
 import { scaled } from '../support/waits.ts';
 import type { CompiledMetadata } from '../../codegen/runtime/model.ts';
 import type { EntitySchemas } from '../../codegen/runtime/field-schema.ts';
@@ -21,3 +22,8 @@ await preloadDatePickers();
 // machine takes longer ("No Announcement!" not found at load 20-45). They return as soon as the
 // element is there, so a longer limit costs nothing when the test passes.
 configure({ asyncUtilTimeout: scaled(5_000) });
+
+// Testing Library unmounts what a test rendered only when the test runner's globals are on (they
+// are not here): unmount after every test, so that nothing a test left mounted (a list's saved
+// views, a query's retries) calls the next test's fetch.
+afterEach(cleanup);

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import { confirmDialog, expectNotification, loginIn, metadata, openScreen, pageMessages, screen, screenNamed, t } from './pages/screens.ts';
+import { confirmDialog, expectNotification, loginIn, metadata, openScreen, openScreenAs, pageMessages, screen, screenNamed, t } from './pages/screens.ts';
 import { codeOf, firstWhere, getRecord, token } from './pages/api.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
@@ -75,8 +75,7 @@ for (const locale of LOCALES) {
 
   test(`bulk order ship: one quantity per line; the error names the order, the line and the part (${locale})`, async ({ page, request }) => {
     const tok = await token(request, 'sup01');
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, screenNamed('orderShip'), locale);
+    await openScreenAs(page, 'sup01', locale, screenNamed('orderShip'));
     const ids = await chooseRows(page, 'ship', 2);
     const before = await Promise.all(ids.map((id) => getRecord(request, tok, 'orders', id)));
     await screen.button(page, 'ship').click();
@@ -229,8 +228,7 @@ for (const locale of LOCALES) {
     const auth = { authorization: `Bearer ${tok}` };
     const n = await (await request.post('/api/notices', { headers: auth, data: { title: `discarded ${locale} ${Date.now()}`, content: 'x' } })).json();
     expect((await request.delete(`/api/notices/${n.id}`, { headers: auth })).status()).toBe(200);
-    await loginIn(page, 'supadmin', locale);
-    await openScreen(page, screenNamed('noticeEdit'), locale, `?id=${n.id}`);
+    await openScreenAs(page, 'supadmin', locale, screenNamed('noticeEdit'), `?id=${n.id}`);
     await expect(page.getByTestId('record-deleted')).toHaveText(t(locale, 'error.recordDeleted'));
     await expect(page.getByTestId('input-title').locator('input')).toHaveValue(n.title);
     for (const b of ['save', 'activate', 'repeal']) await expect(screen.button(page, b)).toHaveCount(0);
@@ -241,8 +239,7 @@ for (const locale of LOCALES) {
   test(`reject rejection asks for the objection and keeps it (${locale})`, async ({ page, request }) => {
     const tok = await token(request, 'sup01');
     const rejected = await firstWhere(request, tok, 'settlements', { approvalStatus: codeOf('settlementApprovalStatus', 'rejected') });
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, screenNamed('initiatedList'), locale);
+    await openScreenAs(page, 'sup01', locale, screenNamed('initiatedList'));
     const row = screen.row(page, String(rejected.id));
     await row.getByTestId('lean-row-action-rejectRejection').click();
     const dialog = screen.dialog(page, 'rejectRejection');
@@ -262,8 +259,7 @@ test('a confirmed hazardous-chemicals receipt offers no document upload (its doc
   const tok = await token(request, 'sup01');
   const confirmed = await firstWhere(request, tok, 'hazard-receipts', { status: codeOf('hazardReceiptStatus', 'confirmed') });
   const pending = await firstWhere(request, tok, 'hazard-receipts', { status: codeOf('hazardReceiptStatus', 'pending') });
-  await loginIn(page, 'sup01', 'zh-CN');
-  await openScreen(page, screenNamed('recConfirm'), 'zh-CN');
+  await openScreenAs(page, 'sup01', 'zh-CN', screenNamed('recConfirm'));
   await page.getByTestId('tab-all').click();
   await screen.row(page, String(confirmed.id)).getByRole('checkbox').check();
   await expect(screen.button(page, 'upload')).toBeDisabled();

@@ -8,8 +8,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
 import { LOCALES, PERSONAS, mayOpen, type Persona } from './metadata/plan.ts';
-import { loginPage } from './pages/shell.ts';
-import { metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { signIn } from './pages/shell.ts';
+import { metadata, navigateToScreen, openScreen, screen, screenNamed, t } from './pages/screens.ts';
 import { scaled } from '../support/waits.ts';
 
 const WIDE = { width: 1440, height: 900 };
@@ -21,12 +21,8 @@ const visits = PERSONAS.filter((p) => p.isClaimWarehouse && p.user)
   .map((p) => ({ persona: p, screens: rangeScreens().filter((s) => mayOpen(s, p)) }))
   .filter((v) => v.screens.length > 0);
 
-async function loginAs(page: Page, p: Persona, locale: Locale): Promise<void> {
-  await loginPage.open(page);
-  await loginPage.chooseLanguage(page, locale);
-  await loginPage.submit(page, p.user!, { warehouse: p.warehouse as 'PDC01' | 'PDC02' });
-  await expect(page.getByTestId('layout')).toBeVisible();
-}
+/** Signs the persona in at its warehouse (shell.ts signIn); the first screen opened loads the app. */
+const loginAs = (page: Page, p: Persona, locale: Locale): Promise<void> => signIn(page, p.user!, { locale, warehouse: p.warehouse });
 
 /** The label of a filter input (found by its test id): its text and whether MUI cut it. */
 async function labelOf(page: Page, testId: string): Promise<{ text: string; cut: boolean; shrunk: boolean }> {
@@ -56,7 +52,7 @@ for (const locale of LOCALES) {
       await page.setViewportSize(WIDE);
       await loginAs(page, persona, locale);
       for (const s of screens) {
-        await openScreen(page, s, locale);
+        await navigateToScreen(page, s, locale);
         if (s.filters.some((f) => !f.alwaysOn)) await screen.button(page, 'more-filters').click();
         for (const f of s.filters.filter((x) => x.op === 'range')) {
           const name = t(locale, f.labelKey);

@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import { codeOf } from './pages/api.ts';
-import { loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { openScreenAs, screen, screenNamed, t } from './pages/screens.ts';
 import { logout } from './pages/shell.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
@@ -40,8 +40,7 @@ for (const locale of LOCALES) {
     const id = answer.results[0].id;
 
     // the supplier: the line is in the order-confirm list, found by its number
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, confirm, locale);
+    await openScreenAs(page, 'sup01', locale, confirm);
     await screen.filter(page, 'orderNo_like').fill(orderNo);
     await screen.button(page, 'search').click();
     const row = screen.row(page, id);
@@ -51,8 +50,7 @@ for (const locale of LOCALES) {
 
     // internal staff: the interface log's inbound tab shows the message with its sender
     await logout(page);
-    await loginIn(page, 'staff01', locale);
-    await openScreen(page, log, locale);
+    await openScreenAs(page, 'staff01', locale, log);
     await page.getByTestId('tab-inbound').click();
     await screen.filter(page, 'reference_like').fill(orderNo);
     await screen.button(page, 'search').click();

@@ -8,15 +8,21 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { LOCALES, metadata, mayAct, planVisits, screenActions, entityOf, type Visit } from './metadata/plan.ts';
 import { readFileSync } from 'node:fs';
 import { codeOf, firstWhere, token } from './pages/api.ts';
-import { chooseFile, confirmDialog, expectNotification, loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { chooseFile, confirmDialog, expectNotification, loginIn, navigateToScreen, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { signIn } from './pages/shell.ts';
 import { scaled } from '../support/waits.ts';
 
 const DESKTOP = { width: 1440, height: 900 };
 
-/** A fresh page at the desktop size, logged in (one browser page per account: the session is the page's). */
-async function desktopPage(browser: Browser, user: string, locale: (typeof LOCALES)[number]): Promise<Page> {
+/**
+ * A fresh page at the desktop size, signed in (one browser page per account: the session is the
+ * page's); the app loads with the first screen opened (openScreen, navigateToScreen), or with the
+ * home when `home`.
+ */
+async function desktopPage(browser: Browser, user: string, locale: (typeof LOCALES)[number], home = false): Promise<Page> {
   const page = await browser.newPage({ viewport: DESKTOP });
-  await loginIn(page, user, locale);
+  if (home) await loginIn(page, user, locale);
+  else await signIn(page, user, { locale });
   return page;
 }
 
@@ -66,7 +72,7 @@ for (const locale of LOCALES) {
         page = await desktopPage(browser, v.persona.user!, locale);
         user = v.persona.user!;
       }
-      await openScreen(page!, v.screen, locale);
+      await navigateToScreen(page!, v.screen, locale);
       await expect(screen.table(page!).locator('thead th').first()).toBeVisible();
       if (await screen.table(page!).locator('thead .lt-actions-h').count()) pinnedSeen++;
       for (const p of await coveredColumns(page!)) problems.push(`${v.screen.name}: ${p}`);
@@ -88,7 +94,7 @@ test('with many tabs open at 1440 px the new tab is in view and the arrows scrol
   const user = users.reduce((a, b) => (visits.filter((v) => v.persona.user === b).length > visits.filter((v) => v.persona.user === a).length ? b : a));
   const screens = visits.filter((v) => v.persona.user === user).map((v) => v.screen);
   expect(screens.length).toBeGreaterThanOrEqual(10);
-  const page = await desktopPage(browser, user, 'en-US');
+  const page = await desktopPage(browser, user, 'en-US', true);
   const bar = page.getByTestId('tags-view');
   const inView = async (path: string) => {
     const tag = bar.locator(`[data-testid="tag"][data-path="${path}"]`);
@@ -197,17 +203,17 @@ for (const locale of LOCALES) {
     const visits = listVisits(locale).filter((v) => v.screen.related.length > 0);
     const checked: string[] = [];
     const problems: string[] = [];
+    const pages = new Map<string, Page>();
     for (const v of visits) {
-      const page = await desktopPage(browser, v.persona.user!, locale);
-      await openScreen(page, v.screen, locale);
+      const user = v.persona.user!;
+      if (!pages.has(user)) pages.set(user, await desktopPage(browser, user, locale));
+      const page = pages.get(user)!;
+      await navigateToScreen(page, v.screen, locale);
       const row = screen.rows(page).first();
       // the list's answer first: its rows, or the empty table's text (isVisible does not wait, and on a
       // busy machine every list was still loading when it looked, so that nothing was checked)
       await expect(row.or(screen.table(page).getByTestId('lean-empty').filter({ hasText: /\S/ }))).toBeVisible();
-      if (!(await row.isVisible())) {
-        await page.close();
-        continue; // a list that searches only on conditions: nothing to click
-      }
+      if (!(await row.isVisible())) continue; // a list that searches only on conditions: nothing to click
       // the row number: a cell that is neither a link nor a check box
       await row.locator('td').first().click();
       const panel = page.getByTestId('related-panel');
@@ -234,8 +240,8 @@ for (const locale of LOCALES) {
         for (const label of cut) problems.push(`${v.screen.name} ${rel.resource}: ${label}`);
         checked.push(`${v.screen.name} ${rel.resource}`);
       }
-      await page.close();
     }
+    for (const page of pages.values()) await page.close();
     expect(checked.length).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });

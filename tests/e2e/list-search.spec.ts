@@ -7,7 +7,7 @@
  */
 import { expect, test, type Request } from '@playwright/test';
 import { LOCALES } from '../../codegen/runtime/model.ts';
-import { expectNotification, loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { expectNotification, openScreenAs, screen, screenNamed, t } from './pages/screens.ts';
 
 const list = screenNamed('orderShip');
 const path = `/api/${list.resource}`;
@@ -20,8 +20,7 @@ for (const locale of LOCALES) {
       if (r.method() === 'GET' && (url.pathname === path || url.pathname === `${path}/export`)) calls.push(url.pathname);
     };
     page.on('request', onRequest);
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, list, locale);
+    await openScreenAs(page, 'sup01', locale, list);
     await expect(screen.rows(page).first()).toBeVisible();
     await expect.poll(() => calls.length).toBeGreaterThan(0);
 
@@ -45,8 +44,7 @@ for (const locale of LOCALES) {
 for (const locale of LOCALES) {
   test(`Reset clears a half-typed date (${locale})`, async ({ page }) => {
     const s = screenNamed('orderConfirm');
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, s, locale);
+    await openScreenAs(page, 'sup01', locale, s);
     await screen.button(page, 'more-filters').click();
     const from = page.getByTestId('filter-releaseDate_gte-field');
     const sections = from.locator('.MuiPickersSectionList-root');
@@ -64,8 +62,7 @@ for (const locale of LOCALES) {
 
 for (const locale of LOCALES) {
   test(`a refused list says it could not be loaded, with no pager (${locale})`, async ({ page }) => {
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, list, locale);
+    await openScreenAs(page, 'sup01', locale, list);
     await expect(screen.rows(page).first()).toBeVisible();
     await expect(page.locator('.MuiTablePagination-root')).toBeVisible();
     // the next list call is refused, as a 403 after a role change would be

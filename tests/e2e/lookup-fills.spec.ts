@@ -9,7 +9,7 @@
 import { expect, test } from '@playwright/test';
 import { LOCALES } from '../../codegen/runtime/model.ts';
 import { listWhere, saveNew, token } from './pages/api.ts';
-import { loginIn, metadata, openScreen } from './pages/screens.ts';
+import { metadata, openScreenAs } from './pages/screens.ts';
 import { scaled } from '../support/waits.ts';
 
 const cases = metadata.screens.flatMap((s) => {
@@ -35,8 +35,7 @@ for (const locale of LOCALES) {
       const b = targets.find((r) => fills.every(([, theirs]) => r[theirs] && r[theirs] !== a[theirs]))!;
       expect(a && b, 'two target records with different filled values').toBeTruthy();
 
-      await loginIn(page, 'sup01', locale);
-      await openScreen(page, s, locale);
+      await openScreenAs(page, 'sup01', locale, s);
       const box = page.getByTestId(`input-${field.name}`).locator('input');
       const filledInput = (mine: string) => page.getByTestId(`input-${mine}`).locator('input, textarea').first();
 

@@ -8,7 +8,7 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { LOCALES } from '../../codegen/runtime/model.ts';
 import { listWhere, saveNew, token } from './pages/api.ts';
-import { loginIn, metadata, openScreen, screenNamed, t } from './pages/screens.ts';
+import { metadata, openScreenAs, screenNamed, t } from './pages/screens.ts';
 import { scaled } from '../support/waits.ts';
 
 const edit = screenNamed('childPartsDiffAdjustEdit');
@@ -46,8 +46,7 @@ for (const locale of LOCALES) {
     const b = stock.find((c) => !c.includes(earlier))!;
     expect(b, 'two parts of the stock that one search does not both find').toBeDefined();
 
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, edit, locale);
+    await openScreenAs(page, 'sup01', locale, edit);
     const box = page.getByTestId(`input-${field.name}`).locator('input');
     const answered: string[] = [];
 

@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import { loginIn, metadata, openScreen, screen, screenNamed } from './pages/screens.ts';
+import { metadata, openScreenAs, screen, screenNamed } from './pages/screens.ts';
 import { codeOf, firstWhere, token } from './pages/api.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
@@ -20,8 +20,7 @@ for (const locale of LOCALES) {
     expect(action.inputOrder[0]).toBe('objection');
     const tok = await token(request, 'sup01');
     const rejected = await firstWhere(request, tok, 'settlements', { approvalStatus: codeOf('settlementApprovalStatus', 'rejected') });
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, s, locale);
+    await openScreenAs(page, 'sup01', locale, s);
     await screen.row(page, String(rejected.id)).getByTestId('lean-row-action-rejectRejection').click();
     const dialog = screen.dialog(page, 'rejectRejection');
     await expect(dialog).toBeVisible();

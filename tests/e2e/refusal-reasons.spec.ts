@@ -8,15 +8,14 @@
 import { expect, test } from '@playwright/test';
 import { LOCALES } from '../../codegen/runtime/model.ts';
 import { sharedAndOwnLines } from './pages/api.ts';
-import { loginIn, metadata, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { metadata, openScreenAs, screen, screenNamed, t } from './pages/screens.ts';
 
 for (const locale of LOCALES) {
   test(`a line of another supplier: the disabled Ship and the row say why (${locale})`, async ({ page, request }) => {
     const { shared, own } = await sharedAndOwnLines(request);
     const label = (metadata.entities.order.identifyBy ?? []).map((f) => String(shared[f])).join('/');
 
-    await loginIn(page, 'sup02', locale);
-    await openScreen(page, screenNamed('orderShip'), locale);
+    await openScreenAs(page, 'sup02', locale, screenNamed('orderShip'));
     await screen.filter(page, 'orderNo_like').fill(String(shared.orderNo));
     await screen.button(page, 'search').click();
     const row = screen.row(page, String(shared.id));

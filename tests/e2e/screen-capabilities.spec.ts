@@ -8,7 +8,19 @@
  */
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
-import { chooseFile, confirmDialog, expectNotification, loginIn, metadata, openScreen, samplePdf, screen, screenNamed, t } from './pages/screens.ts';
+import {
+  chooseFile,
+  confirmDialog,
+  expectNotification,
+  loginIn,
+  metadata,
+  openScreen,
+  openScreenAs,
+  samplePdf,
+  screen,
+  screenNamed,
+  t,
+} from './pages/screens.ts';
 import { logout } from './pages/shell.ts';
 import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
 import { metadata as serverMetadata } from '../../server/generated/index.ts';
@@ -58,8 +70,7 @@ function listCalls(page: Page, resource: string): { filters: () => Record<string
 for (const locale of LOCALES) {
   test(`date filters are yyyy-MM-dd in the UI language and refuse an inverted range (${locale})`, async ({ page }) => {
     const s = screenNamed('orderConfirm');
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, s, locale);
+    await openScreenAs(page, 'sup01', locale, s);
     const calls = listCalls(page, 'orders');
     await screen.button(page, 'more-filters').click();
     const from = page.getByTestId('filter-releaseDate_gte-field');
@@ -93,8 +104,7 @@ for (const locale of LOCALES) {
 test('a date typed in a form is saved as yyyy-MM-dd and shown so (zh-CN)', async ({ page }) => {
   const locale: Locale = 'zh-CN';
   const s = screenNamed('consultingFeeItems');
-  await loginIn(page, 'staff01', locale);
-  await openScreen(page, s, locale);
+  await openScreenAs(page, 'staff01', locale, s);
   await screen.button(page, 'add').click();
   const code = `DT-${Date.now() % 1_000_000}`;
   const fill = (field: string, v: string) => page.getByTestId(`input-${field}`).locator('input').first().fill(v);
@@ -118,8 +128,7 @@ test('a date typed in a form is saved as yyyy-MM-dd and shown so (zh-CN)', async
 test('Reset clears the search, the stored list parameters and queries again; a reload and an export see no old filter', async ({ page }) => {
   const locale: Locale = 'en-US';
   const s = screenNamed('orderConfirm');
-  await loginIn(page, 'sup01', locale);
-  await openScreen(page, s, locale);
+  await openScreenAs(page, 'sup01', locale, s);
   await expect(screen.rows(page).first()).toBeVisible();
   const all = await screen.rowCount(page);
   const firstNo = await cellText(page, screen.rows(page).first(), 'orderNo');
@@ -151,8 +160,7 @@ test('Reset clears the search, the stored list parameters and queries again; a r
 test('a selection belongs to the rows on screen: navigation, a reload and a new search drop it', async ({ page }) => {
   const locale: Locale = 'en-US';
   const s = screenNamed('orderConfirm');
-  await loginIn(page, 'sup01', locale);
-  await openScreen(page, s, locale);
+  await openScreenAs(page, 'sup01', locale, s);
   const selectFirst = async () => {
     await screen.rows(page).first().getByRole('checkbox').check();
     await expect(page.getByTestId('selected-count')).toBeVisible();
@@ -178,8 +186,7 @@ test('a selection belongs to the rows on screen: navigation, a reload and a new 
 for (const locale of LOCALES) {
   test(`record buttons answer "no record selected" / "only one record" and explain a state that forbids them (${locale})`, async ({ page }) => {
     const s = screenNamed('childPartsDiffAdjustQuery');
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, s, locale);
+    await openScreenAs(page, 'sup01', locale, s);
     await expect(screen.rows(page).first()).toBeVisible();
     // nothing selected: the buttons are enabled and say what is missing
     await expect(screen.button(page, 'edit')).toBeEnabled();
@@ -233,8 +240,7 @@ async function api(page: Page, method: 'GET' | 'PUT' | 'POST', path: string, dat
 
 test('save, then an action, then save again on one edit page: every step uses the new version (notices)', async ({ page }) => {
   const locale: Locale = 'en-US';
-  await loginIn(page, 'supadmin', locale);
-  await openScreen(page, screenNamed('noticeList'), locale);
+  await openScreenAs(page, 'supadmin', locale, screenNamed('noticeList'));
   await screen.button(page, 'add').click();
   const title = page.getByTestId('input-title').locator('input');
   await title.fill(`Version ${Date.now()}`);
@@ -300,8 +306,7 @@ for (const locale of LOCALES) {
 test("a reference column shows the referenced record's title: settlement numbers on the consulting list", async ({ page }) => {
   const locale: Locale = 'en-US';
   const s = screenNamed('consultingList');
-  await loginIn(page, 'sup01', locale);
-  await openScreen(page, s, locale);
+  await openScreenAs(page, 'sup01', locale, s);
   await page.getByTestId('tab-inProgress').click();
   await expect(screen.rows(page).first()).toBeVisible();
   // every reference cell on screen reads JS..., none an id
@@ -318,8 +323,7 @@ for (const locale of LOCALES) {
     const s = screenNamed('orderConfirm');
     const labels = new Set(metadata.codeTables.logisticsDeliveryMethod.values.map((v) => t(locale, `code.logisticsDeliveryMethod.${v.code}`)));
     expect(labels.size).toBe(5);
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, s, locale);
+    await openScreenAs(page, 'sup01', locale, s);
     await expect(screen.rows(page).first()).toBeVisible();
     const cells = await Promise.all((await screen.rows(page).all()).slice(0, 15).map((r) => cellText(page, r, 'logisticsDeliveryMethod')));
     expect(cells.length).toBeGreaterThan(0);
@@ -375,8 +379,7 @@ for (const locale of LOCALES) {
     await logout(page);
 
     // a fee import: the row, the column and the reason
-    await loginIn(page, 'staff01', locale);
-    await openScreen(page, screenNamed('consultingFeeItems'), locale);
+    await openScreenAs(page, 'staff01', locale, screenNamed('consultingFeeItems'));
     await screen.button(page, 'import').click();
     const dialog = screen.dialog(page, 'import');
     const good = {

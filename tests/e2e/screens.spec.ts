@@ -17,6 +17,7 @@ import {
   expectNotification,
   loginIn,
   openScreen,
+  openScreenAs,
   renderedScreens,
   samplePdf,
   screen,
@@ -83,8 +84,7 @@ test('a notice published by the supplier admin reaches a supplier with its attac
   const noticeEdit = screenNamed('noticeEdit');
   const file = samplePdf('supply-plan.pdf');
 
-  await loginIn(page, 'supadmin', locale);
-  await openScreen(page, noticeList, locale);
+  await openScreenAs(page, 'supadmin', locale, noticeList);
   await screen.button(page, 'add').click();
   await expect(screen.title(page)).toHaveText(t(locale, noticeEdit.titleKey));
   // the browser refuses what the server would refuse, in place
@@ -148,8 +148,7 @@ test('a notice published by the supplier admin reaches a supplier with its attac
 test('discard: a deleted notice is hidden unless "including deleted" is ticked', async ({ page }) => {
   const locale: Locale = 'zh-CN';
   const title = `待删除公告 ${Date.now()}`;
-  await loginIn(page, 'supadmin', locale);
-  await openScreen(page, screenNamed('noticeList'), locale);
+  await openScreenAs(page, 'supadmin', locale, screenNamed('noticeList'));
   await screen.button(page, 'add').click();
   await page.getByTestId('input-title').locator('input').fill(title);
   await page.getByTestId('input-content').locator('textarea').first().fill('内容');
@@ -169,8 +168,7 @@ test('discard: a deleted notice is hidden unless "including deleted" is ticked',
 
 test('order confirm: the action dialog validates like the server, then confirms', async ({ page }) => {
   const locale: Locale = 'zh-CN';
-  await loginIn(page, 'sup01', locale);
-  await openScreen(page, screenNamed('orderConfirm'), locale);
+  await openScreenAs(page, 'sup01', locale, screenNamed('orderConfirm'));
   // the first line this supplier may confirm (a line it only purchases is listed without the button)
   const first = screen
     .rows(page)
@@ -202,8 +200,7 @@ for (const name of ['orderShip', 'dfsOrderShip']) {
   test(`${name}: ship asks for the quantity and ships`, async ({ page }) => {
     const locale: Locale = 'en-US';
     const s = screenNamed(name);
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, s, locale);
+    await openScreenAs(page, 'sup01', locale, s);
     // a row whose state allows shipping carries the row's ship button
     const first = screen
       .rows(page)
@@ -227,8 +224,7 @@ for (const name of ['orderShip', 'dfsOrderShip']) {
 test('a screen that needs a search condition refuses an empty search, then lists 500 rows a page', async ({ page }) => {
   const locale: Locale = 'en-US';
   const s = screenNamed('orderSearch');
-  await loginIn(page, 'sup01', locale);
-  await openScreen(page, s, locale);
+  await openScreenAs(page, 'sup01', locale, s);
   await expect(page.getByTestId('lean-empty')).toHaveText(t(locale, 'ui.searchFirst'));
   await screen.button(page, 'search').click();
   await expectNotification(page, t(locale, 'error.searchConditionRequired'));
@@ -253,8 +249,7 @@ test('a screen that needs a search condition refuses an empty search, then lists
 test('export downloads the list as Excel; tabs filter the rows', async ({ page }) => {
   const locale: Locale = 'zh-CN';
   const s = screenNamed('consultingList');
-  await loginIn(page, 'sup01', locale);
-  await openScreen(page, s, locale);
+  await openScreenAs(page, 'sup01', locale, s);
   const settled = s.tabs.find((tab) => tab.key === 'settled')!;
   await page.getByTestId(`tab-${settled.key}`).click();
   const status = String(settled.filter.status);
@@ -266,8 +261,7 @@ test('export downloads the list as Excel; tabs filter the rows', async ({ page }
 
 test('hazardous chemicals: uploading the signed receipt makes it confirmable; then it is confirmed', async ({ page }) => {
   const locale: Locale = 'zh-CN';
-  await loginIn(page, 'sup01', locale);
-  await openScreen(page, screenNamed('recConfirm'), locale);
+  await openScreenAs(page, 'sup01', locale, screenNamed('recConfirm'));
   // a pending receipt offers no confirm until its document is there
   const pending = screen
     .rows(page)
@@ -295,8 +289,7 @@ test('hazardous chemicals: uploading the signed receipt makes it confirmable; th
 
 test('consulting fee items: staff downloads the import template and imports a workbook; a bad row is named', async ({ page }) => {
   const locale: Locale = 'en-US';
-  await loginIn(page, 'staff01', locale);
-  await openScreen(page, screenNamed('consultingFeeItems'), locale);
+  await openScreenAs(page, 'staff01', locale, screenNamed('consultingFeeItems'));
   await screen.button(page, 'import').click();
   const dialog = screen.dialog(page, 'import');
   await expect(dialog).toBeVisible();

@@ -5,12 +5,11 @@
  */
 import { expect, test } from '@playwright/test';
 import { LOCALES } from '../../codegen/runtime/model.ts';
-import { loginIn, openScreen, screenNamed, t } from './pages/screens.ts';
+import { openScreenAs, screenNamed, t } from './pages/screens.ts';
 
 for (const locale of LOCALES) {
   test(`the first Tab offers "skip to content", which moves the focus into the page (${locale})`, async ({ page }) => {
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, screenNamed('orderShip'), locale);
+    await openScreenAs(page, 'sup01', locale, screenNamed('orderShip'));
     const skip = page.getByTestId('skip-link');
     await expect(skip).not.toBeInViewport();
     // start from the document, as after a page load

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { Locale } from '../../codegen/runtime/model.ts';
 import { readFirstSheet } from '../../server/documents/xlsx.ts';
-import { loginIn, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { loginIn, openScreen, openScreenAs, screen, screenNamed, t } from './pages/screens.ts';
 import { codeOf, firstWhere, getRecord, listWhere, sharedAndOwnLines, token } from './pages/api.ts';
 
 const LOCALES: Locale[] = ['zh-CN', 'en-US'];
@@ -17,8 +17,7 @@ const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 test('search inputs trim pasted spaces', async ({ page, request }) => {
   const tok = await token(request, 'sup01');
   const line = await firstWhere(request, tok, 'orders', { status: codeOf('purchaseOrderStatus', 'shipped') });
-  await loginIn(page, 'sup01', 'zh-CN');
-  await openScreen(page, screenNamed('orderSearch'), 'zh-CN');
+  await openScreenAs(page, 'sup01', 'zh-CN', screenNamed('orderSearch'));
   await screen.filter(page, 'orderNo_like').fill(`  ${line.orderNo}\t `);
   await screen.button(page, 'search').click();
   await expect(screen.row(page, String(line.id))).toBeVisible();
@@ -57,8 +56,7 @@ test('the active tab scrolls into view when the tab bar overflows', async ({ pag
 
 for (const locale of LOCALES) {
   test(`a message does not cover the tab bar or the breadcrumb (${locale})`, async ({ page }) => {
-    await loginIn(page, 'sup01', locale);
-    await openScreen(page, screenNamed('orderSearch'), locale);
+    await openScreenAs(page, 'sup01', locale, screenNamed('orderSearch'));
     await screen.button(page, 'search').click();
     const note = page.locator('.MuiSnackbar-root').filter({ hasText: t(locale, 'error.searchConditionRequired') });
     await expect(note).toBeVisible();
@@ -149,8 +147,7 @@ for (const locale of LOCALES) {
 
 test('a line shared by two suppliers: only its direct supplier is offered the ship button', async ({ page, request }) => {
   const { tok, shared, own } = await sharedAndOwnLines(request);
-  await loginIn(page, 'sup02', 'en-US');
-  await openScreen(page, screenNamed('orderShip'), 'en-US');
+  await openScreenAs(page, 'sup02', 'en-US', screenNamed('orderShip'));
   for (const [o, offered] of [
     [shared, false],
     [own, true],

@@ -24,8 +24,20 @@ export const HEADER_HEIGHT = 50;
 export const TAGS_HEIGHT = 34;
 export const SIDEBAR_COLLAPSED_WIDTH = 54;
 
-export function buildTheme(themeColor: string): RaThemeOptions {
-  return deepmerge(defaultTheme, {
+/**
+ * The user's system asks for less motion (WCAG 2.3.3, `prefers-reduced-motion`): MUI's transitions
+ * (dialogs, menus, drawers, the sidebar's width) take no time and buttons draw no ripple. Read when
+ * the theme is built; the browser tests ask for it too (playwright.config.ts).
+ */
+export const prefersReducedMotion = (): boolean => typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+
+const STILL = {
+  transitions: { create: () => 'none', duration: { shortest: 0, shorter: 0, short: 0, standard: 0, complex: 0, enteringScreen: 0, leavingScreen: 0 } },
+  components: { MuiButtonBase: { defaultProps: { disableRipple: true } } },
+};
+
+export function buildTheme(themeColor: string, reducedMotion = prefersReducedMotion()): RaThemeOptions {
+  const theme = deepmerge(defaultTheme, {
     palette: {
       primary: { main: textShadeOf(themeColor) },
       background: { default: '#f0f2f5' },
@@ -42,4 +54,5 @@ export function buildTheme(themeColor: string): RaThemeOptions {
       MuiTable: { defaultProps: { size: 'small' } },
     },
   }) as RaThemeOptions;
+  return reducedMotion ? (deepmerge(theme, STILL) as RaThemeOptions) : theme;
 }

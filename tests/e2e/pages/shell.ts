@@ -2,7 +2,7 @@
  * Page helpers for the admin shell (login page, layout, menu, tab bar, settings, dialogs), so the
  * specs read as user steps. Selectors are the data-testid attributes the shell renders.
  */
-import { expect, type Locator, type Page, type Request } from '@playwright/test';
+import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
 
 export const PASSWORD = 'demo2026A';
 
@@ -125,4 +125,38 @@ export function watchApi(page: Page): { idle(): Promise<void> } {
         .toBe(true);
     },
   };
+}
+
+/**
+ * Signs in without the login page, as the login page does: the token from /connect/token, kept
+ * where the app keeps its session (admin/src/providers/storage.ts KEYS), with the language chosen.
+ * Nothing of the app is loaded: the next page.goto is the session's first page, which checks the
+ * token with the server as any reload does. For tests of what comes after signing in (issue 34: the
+ * login page, its form and the redirect cost each test a page load); the sign-in itself is tested
+ * through the page by shell.spec, sign-in-path.spec, totp.spec and every persona of the metadata suite.
+ */
+export async function signIn(page: Page, user: string, opts: { locale?: 'zh-CN' | 'en-US'; warehouse?: string } = {}): Promise<void> {
+  const warehouse = opts.warehouse ?? 'PDC01';
+  const locale = opts.locale ?? 'zh-CN';
+  const res = await page.request.post('/connect/token', {
+    form: { grant_type: 'password', username: user, password: PASSWORD, warehouse, lang: locale },
+    maxRetries: 2,
+  });
+  expect(res.status(), `signing ${user} in: ${await res.text()}`).toBe(200);
+  const { access_token: token } = (await res.json()) as { access_token: string };
+  // an empty document of the portal's origin to write its storage from, answered by the browser
+  // itself (the server serves the app's page for any address, which would start the app)
+  const blank = new URL('/__signing-in', String(test.info().project.use.baseURL)).toString();
+  await page.route(blank, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>signing in</title>' }));
+  await page.goto(blank);
+  await page.unroute(blank);
+  await page.evaluate(
+    ([t, userId, wh, lang]) => {
+      localStorage.setItem('portal.token', t);
+      localStorage.setItem('portal.userId', userId);
+      localStorage.setItem('portal.warehouse', wh);
+      localStorage.setItem('portal.locale', lang);
+    },
+    [token, user, warehouse, locale] as const,
+  );
 }
