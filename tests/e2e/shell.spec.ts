@@ -116,6 +116,26 @@ test.describe('login and menus by role', () => {
     expect(await tokenOf(page)).not.toBe(before);
     await expect.poll(() => menuPaths(page)).not.toContain('/claim/list');
   });
+
+  test('changing the warehouse while the screen is still loading leaves it too, when the new warehouse refuses it', async ({ page }) => {
+    await login(page, 'sup01');
+    // the list screens' code held back: the address is the claim list's, the page still the home's
+    // (the router renders a navigation as a transition, which keeps the old page until the new one can draw)
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/ListScreen-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openViaMenu(page, '/claim/list');
+    await page.getByTestId('warehouse-switch').click();
+    await page.getByTestId('warehouse-PDC02').click();
+    await expect(page.getByTestId('warehouse-switch')).toContainText('PDC02');
+    release();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('layout')).toBeVisible();
+    await expect(page.getByTestId('claim-warehouse-only')).toHaveCount(0);
+  });
 });
 
 test.describe('navigation rules', () => {

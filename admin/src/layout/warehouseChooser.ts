@@ -4,7 +4,7 @@
  * notice's route is part of the app's first script, and importing the hook from the switch's
  * module would bring the header's menus and tooltips into the sign-in page's script.
  */
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import { fetchSession } from '../providers/authProvider.ts';
@@ -18,7 +18,6 @@ import { HOME_PATH, screenForPath } from '../routing/routeTable.ts';
 export function useWarehouseChooser(): (code: string) => Promise<void> {
   const notify = useNotify();
   const navigate = useNavigate();
-  const location = useLocation();
   const queryClient = useQueryClient();
   const user = useUser();
   return async (code: string) => {
@@ -31,7 +30,11 @@ export function useWarehouseChooser(): (code: string) => Promise<void> {
       queryClient.setQueryData(SESSION_QUERY_KEY, session);
       // every list and record may differ in the other warehouse
       await queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
-      const screen = screenForPath(location.pathname);
+      // the address now, not the one of this hook's last render: a navigation still rendering (a
+      // screen's chunk loading, or the user moving on while the switch waited for the server) has
+      // changed the address but not yet the components (issue 34: the switch, clicked while the
+      // claim list was still loading, left it open at a warehouse that refuses it)
+      const screen = screenForPath(window.location.pathname);
       if (screen && !screenAllowed(screen, session.user)) navigate(HOME_PATH);
     } catch (e) {
       notify((e as Error).message || 'error.generic', { type: 'error' });
