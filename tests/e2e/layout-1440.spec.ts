@@ -8,7 +8,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { LOCALES, metadata, mayAct, planVisits, screenActions, entityOf, type Visit } from './metadata/plan.ts';
 import { readFileSync } from 'node:fs';
 import { codeOf, firstWhere, token } from './pages/api.ts';
-import { chooseFile, confirmDialog, expectNotification, loginIn, navigateToScreen, openScreen, screen, screenNamed, t } from './pages/screens.ts';
+import { chooseFile, confirmDialog, expectNotification, goInApp, loginIn, navigateToScreen, openScreen, screen, screenNamed, t } from './pages/screens.ts';
 import { signIn } from './pages/shell.ts';
 import { scaled } from '../support/waits.ts';
 
@@ -103,8 +103,7 @@ test('with many tabs open at 1440 px the new tab is in view and the arrows scrol
   };
   for (const s of screens) {
     await page.getByTestId('layout').waitFor();
-    await page.evaluate((path) => window.history.pushState({}, '', path), s.path);
-    await page.evaluate(() => window.dispatchEvent(new PopStateEvent('popstate')));
+    await goInApp(page, s.path);
     await expect(screen.root(page, s.name)).toBeVisible();
     await expect(bar.locator(`[data-testid="tag"][data-path="${s.path}"]`)).toHaveAttribute('aria-selected', 'true');
     await expect.poll(() => inView(s.path)).toBe(true);

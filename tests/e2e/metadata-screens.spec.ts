@@ -23,7 +23,7 @@ import { appendFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test as base, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { CompiledAction, CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
-import { t } from './pages/screens.ts';
+import { goInApp, t } from './pages/screens.ts';
 import { screenRefusal } from '../../codegen/runtime/access-rules.ts';
 import { screenTitleKey } from '../../codegen/runtime/screen-title.ts';
 import { axeViolations, cutOffText, dialogFitProblems, otherLanguage, phoneLayoutProblems, pinnedColumnCuts, unlabelledInputs } from './metadata/checks.ts';
@@ -136,14 +136,6 @@ async function renderedAfterStart(page: Page, s: CompiledScreen): Promise<number
     { polling: 'raf', timeout: 30_000 },
   );
   return Math.round((await handle.jsonValue()) as number);
-}
-
-/** Client-side navigation (the router follows history), as a link inside the app would do. */
-async function goInApp(page: Page, path: string): Promise<void> {
-  await page.evaluate((p) => {
-    window.history.pushState({}, '', p);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
 }
 
 const screenRoot = (page: Page, s: CompiledScreen) => page.getByTestId(`screen-${s.name}`);

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { CompiledMetadata, CompiledScreen, Locale } from '../../../codegen/runtime/model.ts';
 import { screenTitleKey } from '../../../codegen/runtime/screen-title.ts';
+import { KEYS } from '../../../admin/src/providers/storage.ts';
 import { login, loginPage, signIn } from './shell.ts';
 
 export const metadata = JSON.parse(readFileSync(resolve('admin/src/generated/metadata.json'), 'utf8')) as CompiledMetadata;
@@ -95,6 +96,14 @@ export async function openScreen(page: Page, s: CompiledScreen, locale: Locale, 
   await expect(screen.title(page)).toHaveText(t(locale, screenTitleKey(s, await profileOf(page, s))));
 }
 
+/** Client-side navigation (the router follows the history), as a link inside the app does. */
+export async function goInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', p);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
 /**
  * Opens the screen inside the running app, as an in-app link does (the router follows the history),
  * or by loading its address when no app runs in the page yet: for tests that visit many screens
@@ -102,10 +111,7 @@ export async function openScreen(page: Page, s: CompiledScreen, locale: Locale, 
  */
 export async function navigateToScreen(page: Page, s: CompiledScreen, locale: Locale): Promise<void> {
   if (!(await page.getByTestId('layout').isVisible())) return openScreen(page, s, locale);
-  await page.evaluate((path) => {
-    window.history.pushState({}, '', path);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, s.path);
+  await goInApp(page, s.path);
   await expect(screen.root(page, s.name)).toBeVisible();
   await expect(screen.title(page)).toHaveText(t(locale, screenTitleKey(s, await profileOf(page, s))));
 }
@@ -113,7 +119,7 @@ export async function navigateToScreen(page: Page, s: CompiledScreen, locale: Lo
 /** The signed-in account's profile, when the screen's title depends on it (titleKeyFor). */
 const profileOf = (page: Page, s: CompiledScreen): Promise<string | undefined> =>
   s.titleKeyFor
-    ? page.evaluate(() => (JSON.parse(localStorage.getItem('portal.user') ?? 'null') as { profile?: string } | null)?.profile)
+    ? page.evaluate((key) => (JSON.parse(localStorage.getItem(key) ?? 'null') as { profile?: string } | null)?.profile, KEYS.user)
     : Promise.resolve(undefined);
 
 /** Signs in (shell.ts signIn) and opens the screen as the session's first page: no home in between. */

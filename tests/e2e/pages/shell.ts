@@ -3,6 +3,7 @@
  * specs read as user steps. Selectors are the data-testid attributes the shell renders.
  */
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
+import { KEYS } from '../../../admin/src/providers/storage.ts';
 
 export const PASSWORD = 'demo2026A';
 
@@ -150,13 +151,11 @@ export async function signIn(page: Page, user: string, opts: { locale?: 'zh-CN' 
   await page.route(blank, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>signing in</title>' }));
   await page.goto(blank);
   await page.unroute(blank);
-  await page.evaluate(
-    ([t, userId, wh, lang]) => {
-      localStorage.setItem('portal.token', t);
-      localStorage.setItem('portal.userId', userId);
-      localStorage.setItem('portal.warehouse', wh);
-      localStorage.setItem('portal.locale', lang);
-    },
-    [token, user, warehouse, locale] as const,
-  );
+  const entries: [string, string][] = [
+    [KEYS.token, token],
+    [KEYS.userId, user],
+    [KEYS.warehouse, warehouse],
+    [KEYS.locale, locale],
+  ];
+  await page.evaluate((kv) => kv.forEach(([k, v]) => localStorage.setItem(k, v)), entries);
 }
