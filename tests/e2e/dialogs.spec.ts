@@ -7,11 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import type { Locale } from '../../codegen/runtime/model.ts';
 import { confirmDialog, expectNotification, loginIn, metadata, openScreen, openScreenAs, pageMessages, screen, screenNamed, t } from './pages/screens.ts';
 import { codeOf, firstWhere, getRecord, token } from './pages/api.ts';
-
-const LOCALES: Locale[] = ['zh-CN', 'en-US'];
+import { passLocales } from './passes.ts';
 
 /** Ticks the first `n` rows that offer `action`; answers their ids. */
 async function chooseRows(page: Page, action: string, n: number): Promise<string[]> {
@@ -26,7 +24,7 @@ async function chooseRows(page: Page, action: string, n: number): Promise<string
   return ids;
 }
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(1)) {
   test(`DFS ship: several lines of a dealer order, each with its own quantity, in one action (${locale})`, async ({ page, request }) => {
     const tok = await token(request, 'sup01');
     await loginIn(page, 'sup01', locale);
@@ -96,7 +94,7 @@ for (const locale of LOCALES) {
 
 const statusCode = (key: string): string => metadata.codeTables.purchaseOrderStatus.values.find((v) => v.key === key)!.code;
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(0)) {
   test(`order confirm: the delivery-card dialog shows the lines, takes this-shipment and print quantities, confirms and prints in one step (${locale})`, async ({
     page,
     request,
@@ -162,7 +160,7 @@ for (const locale of LOCALES) {
   });
 }
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(1)) {
   test(`claim view: the dealer's photos download and preview; the supplier adds and removes appeal evidence (${locale})`, async ({
     page,
     request,
@@ -222,7 +220,7 @@ for (const locale of LOCALES) {
   });
 }
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(0)) {
   test(`a discarded notice opens read-only: no save, no actions, no attachment changes (${locale})`, async ({ page, request }) => {
     const tok = await token(request, 'supadmin');
     const auth = { authorization: `Bearer ${tok}` };
@@ -268,7 +266,7 @@ test('a confirmed hazardous-chemicals receipt offers no document upload (its doc
   await expect(screen.button(page, 'upload')).toBeEnabled();
 });
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(1)) {
   test(`report forms and task details: a settlement's detail view lists its lines; the report totals per supplier, period and status and exports (${locale})`, async ({
     page,
     request,

@@ -6,16 +6,15 @@
  * message in the interface log, on the inbound tab, with its sender.
  */
 import { expect, test } from '@playwright/test';
-import type { Locale } from '../../codegen/runtime/model.ts';
 import { codeOf } from './pages/api.ts';
 import { openScreenAs, screen, screenNamed, t } from './pages/screens.ts';
 import { logout } from './pages/shell.ts';
+import { passLocales } from './passes.ts';
 
-const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const confirm = screenNamed('orderConfirm');
 const log = screenNamed('interfaceLog');
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(1)) {
   test(`a line posted by a machine client is in the supplier's order-confirm list and in the interface log (${locale})`, async ({ page, request }) => {
     const orderNo = `PE2E${locale === 'zh-CN' ? 'ZH' : 'EN'}${Date.now() % 1_000_000_000}`;
     const tokenAnswer = await request.post('/connect/token', {

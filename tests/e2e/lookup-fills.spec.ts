@@ -7,10 +7,10 @@
  * record holds the picked part's values.
  */
 import { expect, test } from '@playwright/test';
-import { LOCALES } from '../../codegen/runtime/model.ts';
 import { listWhere, saveNew, token } from './pages/api.ts';
 import { metadata, openScreenAs } from './pages/screens.ts';
 import { scaled } from '../support/waits.ts';
+import { passLocales } from './passes.ts';
 
 const cases = metadata.screens.flatMap((s) => {
   const entity = Object.values(metadata.entities).find((e) => e.resource === s.resource);
@@ -22,7 +22,7 @@ test('some edit screen has a lookup that fills fields', () => {
   expect(cases.length).toBeGreaterThan(0);
 });
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(1)) {
   for (const { screen: s, entity, field } of cases) {
     test(`${s.name}: choosing ${field.name} fills ${Object.keys(field.lookup!.fills!).join(', ')} (${locale})`, async ({ page, request }) => {
       test.setTimeout(scaled(120_000));

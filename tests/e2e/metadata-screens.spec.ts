@@ -420,6 +420,40 @@ async function openVisit(session: Session, v: Visit): Promise<{ ms: number; cand
   return { ms, candidates };
 }
 
+/**
+ * The translated labels a screen draws beside its column headers (checked with the buttons): a
+ * list's tabs, a record's field labels and its related tables, an edit form's inputs. These were
+ * screens.spec.ts's "every screen route" tests, which opened every screen once more (issue 34).
+ */
+async function labelProblems(page: Page, s: CompiledScreen, locale: Locale): Promise<string[]> {
+  const e = entityOf(s);
+  // what each test id must contain; a related table must only be there
+  const want: [testId: string, text: string][] = [];
+  if (s.kind === 'list') for (const tab of s.tabs) want.push([`tab-${tab.key}`, t(locale, tab.titleKey)]);
+  if (s.kind === 'show') {
+    for (const c of s.columns) want.push([`detail-${c.field}`, t(locale, c.labelKey)]);
+    for (const r of s.related) want.push([`related-table-${r.resource}`, '']);
+  }
+  if (s.kind === 'edit' && e) for (const f of s.form) want.push([`input-${f}`, t(locale, e.fields[f].labelKey)]);
+  if (!want.length) return [];
+  const drawn = await screenRoot(page, s)
+    .locator('[data-testid]')
+    .evaluateAll((els) => els.map((el) => [el.getAttribute('data-testid')!, el.textContent ?? ''] as const));
+  const texts = new Map<string, string>();
+  for (const [id, text] of drawn) if (!texts.has(id)) texts.set(id, text);
+  return want.flatMap(([id, text]) => {
+    const shown = texts.get(id);
+    if (shown === undefined) return [`${id}: not drawn`];
+    return s.kind === 'list'
+      ? shown.trim() === text
+        ? []
+        : [`${id}: "${shown.trim()}", the metadata says "${text}"`]
+      : shown.includes(text)
+        ? []
+        : [`${id}: "${shown}" lacks its label "${text}"`];
+  });
+}
+
 /** Opens the screen as the visit says, checks it; returns the problems found and the render time. */
 async function checkVisit(session: Session, v: Visit): Promise<{ problems: string[]; ms: number }> {
   const { page, persona, locale } = session;
@@ -456,6 +490,7 @@ async function checkVisit(session: Session, v: Visit): Promise<{ problems: strin
   }
 
   lap('buttons');
+  problems.push(...(await labelProblems(page, s, locale)));
   problems.push(...(await pageProblems(session, s, lap)));
   if (s.kind === 'list' && e) problems.push(...(await listDialogs(session, s)));
   if ((s.kind === 'show' || s.kind === 'edit') && e) problems.push(...(await recordDialogs(session, s, candidates)));
@@ -633,6 +668,40 @@ base('the checks find what they look for (a page with one fault of each kind)', 
   expect(zh.join('\n')).toContain('"Export"');
   expect((await axeViolations(page)).join('\n')).toContain('color-contrast (serious');
   expect(await unlabelledInputs(page.locator('.MuiDialog-root'))).toEqual(['input[name=shipQty] has no label']);
+});
+
+/** A screen's markup as the label check reads it: each test id with its text, all as the metadata says but `wrong`. */
+function screenMarkup(s: CompiledScreen, drawn: [testId: string, text: string][]): string {
+  const html = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return `<!doctype html><html lang="en"><body><div data-testid="screen-${s.name}">${drawn.map(([id, text]) => `<div data-testid="${id}">${html(text)}</div>`).join('')}</div></body></html>`;
+}
+
+base('the label check finds a wrong tab title, a field without its label and a missing related table', async ({ page }) => {
+  const locale: Locale = 'en-US';
+  const list = metadata.screens.find((s) => s.kind === 'list' && s.tabs.length > 1)!;
+  const show = metadata.screens.find((s) => s.kind === 'show' && s.related.length > 0 && s.columns.length > 1)!;
+  const edit = metadata.screens.find((s) => s.kind === 'edit' && s.form.length > 1)!;
+  const [tab, ...tabs] = list.tabs;
+  await page.setContent(
+    screenMarkup(list, [[`tab-${tab.key}`, 'Wrong title'], ...tabs.map((x) => [`tab-${x.key}`, t(locale, x.titleKey)] as [string, string])]),
+  );
+  expect(await labelProblems(page, list, locale)).toEqual([`tab-${tab.key}: "Wrong title", the metadata says "${t(locale, tab.titleKey)}"`]);
+  const [field, ...fields] = show.columns;
+  await page.setContent(
+    screenMarkup(show, [[`detail-${field.field}`, '42'], ...fields.map((c) => [`detail-${c.field}`, `${t(locale, c.labelKey)} 42`] as [string, string])]),
+  );
+  expect(await labelProblems(page, show, locale)).toEqual([
+    `detail-${field.field}: "42" lacks its label "${t(locale, field.labelKey)}"`,
+    ...show.related.map((r) => `related-table-${r.resource}: not drawn`),
+  ]);
+  const e = entityOf(edit)!;
+  await page.setContent(
+    screenMarkup(
+      edit,
+      edit.form.slice(1).map((f) => [`input-${f}`, t(locale, e.fields[f].labelKey)]),
+    ),
+  );
+  expect(await labelProblems(page, edit, locale)).toEqual([`input-${edit.form[0]}: not drawn`]);
 });
 
 /** One fault of each kind the phone's checks look for: a page that scrolls sideways, a button off screen, an identifier out of view, a dialog's input and button outside it. */

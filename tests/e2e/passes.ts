@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LOCALES, type Locale } from '../../codegen/runtime/model.ts';
 
 /**
  * The specs the PostgreSQL pass (`npm run test:e2e:pg`, E2E_DATABASE_URL set) leaves out, each with
@@ -34,6 +35,19 @@ export const SQLITE_ONLY: Record<string, string> = {
   'forgot-password.spec.ts': 'the pages of the reset; its tokens, mails and lockout are tested on both (password-reset, mail)',
   'totp.spec.ts': 'the two-step pages; enrolment, codes and recovery are tested on both (totp)',
 };
+
+/**
+ * The languages a test written once per language runs in on this pass: both on SQLite; on
+ * PostgreSQL one, `turn` saying which (0 the first of LOCALES, 1 the second), so that a spec's
+ * loops alternate and both languages still run on PostgreSQL. What the database stores and answers
+ * does not depend on the page's language, and the SQLite pass runs every such test in both (issue
+ * 34: the PostgreSQL pass's per-language tests were 418 s of CI's time); the metadata suite does
+ * the same by screen (metadata/plan.ts oneLanguageEach). A test that picks its data by language
+ * takes the language's place in LOCALES, which is the same on both passes.
+ */
+export function passLocales(turn: 0 | 1): Locale[] {
+  return process.env.E2E_DATABASE_URL ? [LOCALES[turn]] : [...LOCALES];
+}
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const E2E = join(ROOT, 'tests', 'e2e');

@@ -6,11 +6,11 @@
  * status"), and the row itself says it is not S002's line. Both languages.
  */
 import { expect, test } from '@playwright/test';
-import { LOCALES } from '../../codegen/runtime/model.ts';
 import { sharedAndOwnLines } from './pages/api.ts';
 import { metadata, openScreenAs, screen, screenNamed, t } from './pages/screens.ts';
+import { passLocales } from './passes.ts';
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(1)) {
   test(`a line of another supplier: the disabled Ship and the row say why (${locale})`, async ({ page, request }) => {
     const { shared, own } = await sharedAndOwnLines(request);
     const label = (metadata.entities.order.identifyBy ?? []).map((f) => String(shared[f])).join('/');

@@ -25,8 +25,8 @@ import { logout } from './pages/shell.ts';
 import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
 import { metadata as serverMetadata } from '../../server/generated/index.ts';
 import { scaled } from '../support/waits.ts';
+import { passLocales } from './passes.ts';
 
-const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 const codeOf = (table: string, key: string): string => metadata.codeTables[table].values.find((v) => v.key === key)!.code;
 
 /** Types a date into a date field the way a user does: into its year, month and day sections. */
@@ -67,7 +67,7 @@ function listCalls(page: Page, resource: string): { filters: () => Record<string
   };
 }
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(0)) {
   test(`date filters are yyyy-MM-dd in the UI language and refuse an inverted range (${locale})`, async ({ page }) => {
     const s = screenNamed('orderConfirm');
     await openScreenAs(page, 'sup01', locale, s);
@@ -183,7 +183,7 @@ test('a selection belongs to the rows on screen: navigation, a reload and a new 
   await expect(page.getByTestId('selected-count')).toBeHidden();
 });
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(1)) {
   test(`record buttons answer "no record selected" / "only one record" and explain a state that forbids them (${locale})`, async ({ page }) => {
     const s = screenNamed('childPartsDiffAdjustQuery');
     await openScreenAs(page, 'sup01', locale, s);
@@ -282,7 +282,7 @@ test('a returned stock adjustment: save, then submit on the same page', async ({
   await expect(screen.button(page, 'submit')).toBeHidden();
 });
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(0)) {
   test(`after a real concurrent edit the form shows the other user's data and the next save goes through (${locale})`, async ({ page }) => {
     await loginIn(page, 'supadmin', locale);
     const created = await api(page, 'POST', '/api/notices', { title: `Concurrent ${locale} ${Date.now()}`, content: 'mine' });
@@ -318,7 +318,7 @@ test("a reference column shows the referenced record's title: settlement numbers
     .toBe(true);
 });
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(1)) {
   test(`the logistics delivery method is shown in the UI language (${locale})`, async ({ page }) => {
     const s = screenNamed('orderConfirm');
     const labels = new Set(metadata.codeTables.logisticsDeliveryMethod.values.map((v) => t(locale, `code.logisticsDeliveryMethod.${v.code}`)));
@@ -332,7 +332,7 @@ for (const locale of LOCALES) {
   });
 }
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(0)) {
   test(`an adjustment's part is chosen from the supplier's stock; a zero quantity is refused (${locale})`, async ({ page }) => {
     await loginIn(page, 'sup01', locale);
     const stock = (await api(page, 'GET', '/api/child-part-stocks?range=[0,4]')).body as { partsCode: string }[];
@@ -364,7 +364,7 @@ for (const locale of LOCALES) {
   });
 }
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(1)) {
   test(`messages name the limit, the column and reason, and what changed (${locale})`, async ({ page }) => {
     test.setTimeout(scaled(120_000));
     // an oversize attachment: the message names the limit

@@ -1,81 +1,20 @@
 /**
- * The generated screens in a real browser against the real server (fresh demo database):
- * every screen route in both languages with its translated title and columns; the notice input
- * and the notice centre end to end (attachment upload, overwrite question, download); action
+ * The generated screens in a real browser against the real server (fresh demo database): the
+ * notice input and the notice centre end to end (attachment upload, overwrite question, download); action
  * dialogs generated from metadata with the server's validation rules; the search-condition rule;
- * a 500-row page.
+ * a 500-row page. Every screen's title, columns, tabs and field labels in both languages are
+ * checked by the metadata suite (metadata-screens.spec.ts), for every persona that may open it.
  */
-import { expect, test, type Page } from '@playwright/test';
-import type { CompiledScreen, Locale } from '../../codegen/runtime/model.ts';
+import { expect, test } from '@playwright/test';
+import type { Locale } from '../../codegen/runtime/model.ts';
 import { logout } from './pages/shell.ts';
 import { feeItemTemplate } from '../../server/handlers/fee-import.ts';
 import { metadata as serverMetadata } from '../../server/generated/index.ts';
-import {
-  metadata,
-  chooseFile,
-  confirmDialog,
-  expectNotification,
-  loginIn,
-  openScreen,
-  openScreenAs,
-  renderedScreens,
-  samplePdf,
-  screen,
-  screenNamed,
-  t,
-} from './pages/screens.ts';
+import { chooseFile, confirmDialog, expectNotification, loginIn, openScreenAs, samplePdf, screen, screenNamed, t } from './pages/screens.ts';
 import { scaled } from '../support/waits.ts';
 
-const LOCALES: Locale[] = ['zh-CN', 'en-US'];
 /** react-admin's yes label (ra.boolean.true) in the shell's dictionaries */
 const YES: Record<Locale, string> = { 'zh-CN': '是', 'en-US': 'Yes' };
-/** who opens a screen: role sys -> the supplier administrator; records suppliers may not read (the interface log, accounts) -> internal staff; otherwise a supplier */
-const userFor = (s: CompiledScreen): string => {
-  if (s.roles.includes('sys')) return 'supadmin';
-  const e = s.resource ? metadata.entities[metadata.resources[s.resource]] : undefined;
-  return e && !e.public && !e.access.read?.supplier ? 'staff01' : 'sup01';
-};
-
-/** Asserts the title and the translated labels of what the screen shows. */
-async function checkScreen(page: Page, s: CompiledScreen, locale: Locale): Promise<void> {
-  if (s.kind === 'show') {
-    // a show screen needs a record: open it from its list like a user
-    const list = screenNamed(s.listScreen!);
-    await openScreen(page, list, locale);
-    await screen.rows(page).first().locator('[data-role="open"]').click();
-    await expect(page).toHaveURL(new RegExp(`${s.path.replace(/\//g, '\\/')}\\?id=`));
-    await expect(screen.title(page)).toHaveText(t(locale, s.titleKey));
-    for (const c of s.columns) await expect(page.getByTestId(`detail-${c.field}`)).toContainText(t(locale, c.labelKey));
-    for (const r of s.related) await expect(page.getByTestId(`related-table-${r.resource}`)).toBeVisible();
-    return;
-  }
-  await openScreen(page, s, locale);
-  if (s.kind === 'list') {
-    for (const c of s.columns) await expect(screen.header(page, c.field)).toHaveText(t(locale, c.labelKey));
-    for (const tab of s.tabs) await expect(page.getByTestId(`tab-${tab.key}`)).toHaveText(t(locale, tab.titleKey));
-  } else if (s.kind === 'edit') {
-    for (const f of s.form) {
-      const entity = metadata.entities[metadata.resources[s.resource!]];
-      await expect(page.getByTestId(`input-${f}`).first()).toContainText(t(locale, entity.fields[f].labelKey));
-    }
-  } else if (s.component === 'NoticeCentre') {
-    await expect(page.getByTestId('notice-centre')).toBeVisible();
-  }
-}
-
-for (const locale of LOCALES) {
-  test(`every screen route shows its translated title and columns (${locale})`, async ({ page }) => {
-    test.setTimeout(scaled(240_000));
-    const byUser = new Map<string, CompiledScreen[]>();
-    for (const s of renderedScreens()) byUser.set(userFor(s), [...(byUser.get(userFor(s)) ?? []), s]);
-    for (const [user, screens] of byUser) {
-      await loginIn(page, user, locale);
-      for (const s of screens) await test.step(`${s.path} as ${user}`, () => checkScreen(page, s, locale));
-      await logout(page);
-    }
-  });
-}
-
 test('a notice published by the supplier admin reaches a supplier with its attachment', async ({ page }) => {
   test.setTimeout(scaled(120_000));
   const locale: Locale = 'en-US';

@@ -7,12 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import type { Locale } from '../../codegen/runtime/model.ts';
 import { readFirstSheet } from '../../server/documents/xlsx.ts';
 import { loginIn, openScreen, openScreenAs, screen, screenNamed, t } from './pages/screens.ts';
 import { codeOf, firstWhere, getRecord, listWhere, sharedAndOwnLines, token } from './pages/api.ts';
-
-const LOCALES: Locale[] = ['zh-CN', 'en-US'];
+import { passLocales } from './passes.ts';
 
 test('search inputs trim pasted spaces', async ({ page, request }) => {
   const tok = await token(request, 'sup01');
@@ -54,7 +52,7 @@ test('the active tab scrolls into view when the tab bar overflows', async ({ pag
   await expect.poll(() => inView(paths[0].path)).toBe(true);
 });
 
-for (const locale of LOCALES) {
+for (const locale of passLocales(0)) {
   test(`a message does not cover the tab bar or the breadcrumb (${locale})`, async ({ page }) => {
     await openScreenAs(page, 'sup01', locale, screenNamed('orderSearch'));
     await screen.button(page, 'search').click();

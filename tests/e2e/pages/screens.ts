@@ -27,9 +27,6 @@ export const screenNamed = (name: string): CompiledScreen => {
   return s;
 };
 
-/** The screens the generic renderer draws (the shell draws login, errors and redirects). */
-export const renderedScreens = (): CompiledScreen[] => metadata.screens.filter((s) => ['list', 'edit', 'show', 'dashboard', 'custom'].includes(s.kind));
-
 /** Signs in (shell.ts signIn: without the login page) in the language and opens the dashboard. */
 export async function loginIn(page: Page, user: string, locale: Locale): Promise<void> {
   await signIn(page, user, { locale });
