@@ -15,8 +15,9 @@ beforeAll(async () => {
 beforeEach(() => {
   setToken('tok');
   saved = [];
-  URL.createObjectURL = vi.fn(() => 'blob:x');
-  URL.revokeObjectURL = vi.fn();
+  // spied, not assigned: vi.restoreAllMocks puts the originals back for the files after this one
+  vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:x');
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
     saved.push({ name: this.download, href: this.href });
   });

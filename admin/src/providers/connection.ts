@@ -20,6 +20,8 @@ export function isServerUnavailable(errorOrStatus: unknown): boolean {
 }
 
 let waiting = 0;
+/** bumped by reset: a wait begun before it ends without counting down */
+let generation = 0;
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
 
@@ -35,16 +37,18 @@ export const connection = {
     waiting++;
     if (waiting === 1) notify();
     let done = false;
+    const begun = generation;
     return () => {
-      if (done) return;
+      if (done || begun !== generation) return;
       done = true;
       waiting--;
       if (waiting === 0) notify();
     };
   },
-  /** tests */
+  /** tests: nobody waits (the waits begun before end without counting) */
   reset(): void {
     waiting = 0;
+    generation++;
     notify();
   },
 };

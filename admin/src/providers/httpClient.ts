@@ -63,9 +63,13 @@ export function toFormErrors(body: ServerErrorBody): Record<string, unknown> {
   return out;
 }
 
+/** The requests under way (each one's controller), for abortRequests. */
+const underWay = new Set<AbortController>();
+
 /** AbortSignal.any is recent; link the caller's signal and our timeout by hand. */
 function withTimeout(signal: AbortSignal | null | undefined, ms: number): { signal: AbortSignal; done: () => void } {
   const ctl = new AbortController();
+  underWay.add(ctl);
   const timer = setTimeout(() => ctl.abort(new DOMException('timeout', 'TimeoutError')), ms);
   const onAbort = () => ctl.abort(signal?.reason);
   if (signal) {
@@ -75,6 +79,7 @@ function withTimeout(signal: AbortSignal | null | undefined, ms: number): { sign
   return {
     signal: ctl.signal,
     done: () => {
+      underWay.delete(ctl);
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     },
@@ -94,6 +99,16 @@ async function errorFrom(res: Response): Promise<HttpError> {
   }
   const message = body.message || res.statusText || translate('error.generic');
   return new HttpError(message, res.status, body);
+}
+
+/**
+ * Tests: aborts every request still under way. A read waits for an unreachable server for up to
+ * the request timeout (10 minutes), asking again and again: one that a test left behind (a page
+ * it unmounted) must not ask the next test's fetch (tests/admin/setup.ts).
+ */
+export function abortRequests(): void {
+  for (const ctl of underWay) ctl.abort(new DOMException('aborted by abortRequests', 'AbortError'));
+  underWay.clear();
 }
 
 /** Waits `ms`, or less when `signal` aborts. */

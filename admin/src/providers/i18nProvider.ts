@@ -150,6 +150,9 @@ export async function swapMessages(bundles: Record<string, unknown>): Promise<vo
     const { $comment: _ignored, ...rest } = m as Record<string, string>;
     // the same texts (a column or an action edit sends them too) re-render nothing: the whole app re-renders on a swap
     if (sameTexts(rest, appBundles[l])) continue;
+    // the language counts as loaded whole from now on: react-admin's own texts too, which otherwise
+    // come with its public part (a language not shown yet would switch to keys like ra.action.save)
+    raLoaded[l] ??= (await raDictionaries[l]()).default;
     appBundles[l] = rest;
     loadedParts[l] = new Set(ALL_PARTS);
     changed = true;
@@ -166,6 +169,18 @@ if (import.meta.hot)
     devLoopTrace('texts received');
     void swapMessages(data.bundles);
   });
+
+/** Tests: forgets every loaded message, the provider and the swap listeners, as a page that has loaded none yet. */
+export function resetI18n(): void {
+  for (const l of SUPPORTED) {
+    delete appBundles[l];
+    delete loadedParts[l];
+    delete raLoaded[l];
+  }
+  loading.clear();
+  provider = null;
+  swapListeners.clear();
+}
 
 /** Preloads the resolved language and builds the provider (main.tsx awaits this before rendering). */
 export async function initI18n(): Promise<I18nProvider> {
