@@ -11,7 +11,7 @@
  *   - no identifier, header or menu label cut off; the pinned operation column cuts no value;
  *   - no text of the other language (user data excepted); no untranslated key;
  *   - axe-core: no serious or critical WCAG 2.0/2.1 A/AA violation (once per screen, language and
- *     set of buttons drawn: personas that see the same buttons see the same markup);
+ *     set of buttons drawn: personas that see the same buttons see the same markup; on SQLite);
  *   - every declared action with a dialog opens on a record whose state allows it, every input is
  *     labelled, Escape cancels it and nothing is sent.
  * One logged-in page per persona and language serves all its screens. The last tests check that
@@ -228,6 +228,13 @@ async function checkRowActions(session: Session, s: CompiledScreen): Promise<str
  * Dialogs are judged once per screen, action and language (axedDialogs).
  */
 const axedScreens = new Set<string>();
+/**
+ * axe judges markup, which the database does not shape (the same demo data on both): the SQLite pass
+ * runs it, the PostgreSQL pass (E2E_DATABASE_URL set) does not (issue 34: about a second a screen,
+ * action and language of CI's time). What the database shapes (rows, buttons by state, dialogs) is
+ * checked on both.
+ */
+const AXE = !process.env.E2E_DATABASE_URL;
 
 /** What tells apart the markup two personas see on the open screen: its buttons and its rows' actions. */
 async function drawnButtons(page: Page, s: CompiledScreen): Promise<string> {
@@ -246,7 +253,7 @@ async function pageProblems(session: Session, s: CompiledScreen, lap: (phase: st
   out.push(...(await otherLanguage(page, locale, session.data)).map((x) => `other language: ${x}`));
   lap('language');
   const markup = `${s.name} ${locale} ${await drawnButtons(page, s)}`;
-  if (!axedScreens.has(markup)) {
+  if (AXE && !axedScreens.has(markup)) {
     axedScreens.add(markup);
     out.push(...(await axeViolations(page)).map((x) => `axe: ${x}`));
   }
@@ -300,7 +307,7 @@ async function desktopDialogProblems(session: Session, a: CompiledAction, dialog
   const problems = (await unlabelledInputs(dialog)).map((x) => `${a.name} dialog: ${x}`);
   // the dialog's markup is the same for every persona: axe once per screen, action and language
   const seen = `${page.url().split('?')[0]} ${a.name} ${session.locale}`;
-  if (!axedDialogs.has(seen)) {
+  if (AXE && !axedDialogs.has(seen)) {
     axedDialogs.add(seen);
     problems.push(...(await axeViolations(page, '.MuiDialog-root')).map((x) => `${a.name} dialog, axe: ${x}`));
   }
