@@ -6,6 +6,8 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** ms between samples (default 1000); a timed run ends at the first sample after its duration */
+    sampleInt?: number;
     amount?: number;
     timeout?: number;
     method?: string;

@@ -266,6 +266,7 @@ export function startServer(db: string, filesDir: string, cpu?: number, opts: Se
           }),
         stop: () =>
           new Promise<void>((res) => {
+            forgetLogins(`http://127.0.0.1:${m.port}`);
             if (child.exitCode !== null) return res();
             const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
             child.once('exit', () => {
@@ -281,7 +282,35 @@ export function startServer(db: string, filesDir: string, cpu?: number, opts: Se
 
 /* ------------------------------------------------------------------ HTTP */
 
+/**
+ * Tokens by server and user when a smoke run reuses them (reuseLogins): each login costs a
+ * password hash at production cost, and a smoke run's servers are shared by its steps.
+ */
+let tokens: Map<string, Promise<string>> | null = null;
+
+/** From now on, one login per server (base address), user and warehouse: the token is reused (a smoke run). */
+export function reuseLogins(): void {
+  tokens ??= new Map();
+}
+
+/** Forgets the reused tokens of a server (it stopped: another may get its port). */
+function forgetLogins(base: string): void {
+  for (const k of tokens?.keys() ?? []) if (k.startsWith(`${base} `)) tokens!.delete(k);
+}
+
 export async function login(base: string, username: string, password: string, warehouse: string): Promise<string> {
+  if (!tokens) return loginOnce(base, username, password, warehouse);
+  const key = `${base} ${username} ${warehouse}`;
+  let token = tokens.get(key);
+  if (!token) {
+    token = loginOnce(base, username, password, warehouse);
+    tokens.set(key, token);
+    token.catch(() => tokens?.delete(key));
+  }
+  return token;
+}
+
+async function loginOnce(base: string, username: string, password: string, warehouse: string): Promise<string> {
   const r = await fetch(`${base}/connect/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -343,6 +372,13 @@ export async function load(url: string, opts: LoadOptions): Promise<LoadResult> 
   return r.requests > 0 ? r : loadOnce(url, { ...opts, amount: opts.connections });
 }
 
+/**
+ * autocannon ends a timed run at its first sample after the duration (one a second by default):
+ * 0.3 s would run for a whole second. A duration that is not whole seconds (a smoke run's) is
+ * sampled in steps that end on it; whole seconds keep autocannon's default.
+ */
+const sampling = (seconds: number): { sampleInt?: number } => (Number.isInteger(seconds) ? {} : { sampleInt: (seconds * 1000) / Math.ceil(seconds) });
+
 /** One autocannon run: for `seconds`, or for `amount` requests; latencies recorded per response (autocannon itself has no p95). */
 function loadOnce(url: string, opts: LoadOptions & { amount?: number }): Promise<LoadResult> {
   const times: number[] = [];
@@ -355,7 +391,7 @@ function loadOnce(url: string, opts: LoadOptions & { amount?: number }): Promise
         url,
         connections: opts.connections,
         pipelining: 1,
-        ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds }),
+        ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds, ...sampling(opts.seconds) }),
         timeout: 30,
         ...(opts.headers ? { headers: opts.headers } : {}),
         ...(opts.method ? { method: opts.method } : {}),

@@ -18,7 +18,9 @@
  *   --out DIR        where results go (default tests/bench/results)
  *   --no-pg          leave PostgreSQL out (by default the list and ship steps run on SQLite and on
  *                    PostgreSQL, each with 1 and 2 server processes, when PostgreSQL is installed)
- *   --smoke          tiny data and short runs: the shape of the results, not their values (npm test)
+ *   --smoke          tiny data and short runs: the shape of the results, not their values (npm test);
+ *                    each user logs in once per server (a production-cost hash each), few logins
+ *                    in the login-flood step, shorter fixed waits in the browser steps
  *
  * PostgreSQL: a durable server started for the run (tests/support/postgres.ts, startDurableCluster:
  * fsync and synchronous_commit on, shared_buffers 1GB, ...), its data in <db>.pg/ (kept for
@@ -28,7 +30,7 @@ import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { ROOT, canPin, pinSelf, round } from './lib.ts';
+import { ROOT, canPin, pinSelf, reuseLogins, round } from './lib.ts';
 import { evaluateTargets, markdownReport, type BenchResults, type StepResult } from './report.ts';
 import { seedStep, startupStep, listStep, sweepStep, shipStep, exportStep, codegenStep, type Ctx } from './steps.ts';
 import { pgDataDir, pgSeedInfoFile, readSeedInfo, startBenchPostgres, type BenchPostgres } from './setups.ts';
@@ -54,7 +56,7 @@ function parseArgs(argv: string[]) {
     smoke,
     scale,
     rounds: Number(get('rounds') ?? (smoke ? 1 : 3)),
-    duration: Number(get('duration') ?? (smoke ? 0.3 : 8)),
+    duration: Number(get('duration') ?? (smoke ? 0.2 : 8)),
     warmup: Number(get('warmup') ?? (smoke ? 0 : 2)),
     only: new Set<Step>(only ?? STEPS),
     db: resolve(get('db') ?? join(ROOT, 'data', 'bench', `portal-${scale}.db`)),
@@ -74,6 +76,8 @@ export async function main(argv: string[]): Promise<BenchResults> {
   const work = mkdtempSync(join(tmpdir(), 'portal-bench-'));
   const sqliteVersion = (new Database(':memory:').prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
   const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+  // a login costs a password hash at production cost: a smoke run logs each user in once per server
+  if (opts.smoke) reuseLogins();
   const ctx: Ctx = { ...opts, work, serverCpu: pinned ? 1 : undefined, pinned, pg: null, log };
   const steps: Record<string, StepResult> = {};
   const t0 = performance.now();

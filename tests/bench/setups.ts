@@ -71,7 +71,7 @@ export interface BenchPostgres {
   startMs: number;
   /** server_version */
   version: string;
-  /** puts the postmaster and every process it runs (and will fork) on `cpus` */
+  /** puts the postmaster and every process it runs (and will fork) on `cpus` (undefined: every CPU) */
   pin(cpus: string | undefined): void;
   stop(): Promise<void>;
 }
@@ -91,7 +91,18 @@ export async function startBenchPostgres(dataDir: string | undefined, settings: 
   const url = new URL(cluster.url);
   url.pathname = `/${BENCH_DATABASE}`;
   const ncpu = cpus().length;
-  const pin = (c: string | undefined) => setAffinity([cluster.pid, ...childPids(cluster.pid)], c ?? allCpus(ncpu));
+  // the postmaster first, then the processes it runs: one it forks meanwhile inherits the new
+  // CPUs. Once pinned, the cluster keeps its CPUs until the next pin elsewhere (every process it
+  // forks later inherits them), so pinning it again where it is is skipped: one taskset per
+  // process each time, and the list step enters a setup before every measurement.
+  let pinnedTo: string | undefined;
+  const pin = (c: string | undefined) => {
+    const to = c ?? allCpus(ncpu);
+    if (to === pinnedTo) return;
+    setAffinity([cluster.pid], to);
+    setAffinity(childPids(cluster.pid), to);
+    pinnedTo = to;
+  };
   // started from the load generator, it inherited the load generator's CPU: give it every CPU
   // until a setup says otherwise (seeding runs both sides at once)
   pin(undefined);

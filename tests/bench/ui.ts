@@ -30,6 +30,9 @@
  *             fully rendered as above. One more visit of (b) with that call held back 2 s checks
  *             that (b) really renders from the cache.
  *
+ * A smoke run (npm test) waits less (SMOKE_PACE): 150 ms quiet, the harness's data after 100 ms,
+ * and the cache check holds the call back until the list has rendered instead of 2 s.
+ *
  * No timing is asserted here (targets are judged in report.ts). Screenshots of each variant and
  * of the page: set BENCH_UI_SHOTS to a folder.
  */
@@ -59,7 +62,19 @@ const VARIANT_LABELS: Record<Variant, string> = {
   datatable: "react-admin's <DataTable> (reference)",
 };
 const VIEWPORT = { width: 1280, height: 720 };
-const QUIET_MS = 400;
+/** The step's fixed waits: a full run's, and a smoke run's shorter ones (only the shape of its results matters). */
+interface Pace {
+  /** the list unchanged this long counts as fully rendered */
+  quietMs: number;
+  /** the harness sets its data once the page has been quiet this long (its `delay` parameter) */
+  dataDelayMs: number;
+  /** after a menu group has opened */
+  menuMs: number;
+  /** the cache check holds GET /api/orders back this long; null: until the list has rendered */
+  holdMs: number | null;
+}
+const PACE: Pace = { quietMs: 400, dataDelayMs: 300, menuMs: 400, holdMs: 2000 };
+const SMOKE_PACE: Pace = { quietMs: 150, dataDelayMs: 100, menuMs: 100, holdMs: null };
 const SUPPLIER = { user: 'sup01', warehouse: 'PDC01' };
 const SCREEN = metadata.screens.find((s) => s.name === 'orderConfirm')!;
 const LAUNCH_ARGS = [
@@ -142,13 +157,13 @@ const READ_TIMELINE = `(() => {
 })()`;
 
 /**
- * Waits until the probe saw the rows painted and nothing changed in the list for QUIET_MS. Polled
+ * Waits until the probe saw the rows painted and nothing changed in the list for `quietMs`. Polled
  * from here (page.evaluate is not subject to the page's CSP; waitForFunction's string predicate
  * would be: the admin allows no eval).
  */
-async function waitRendered(page: Page, timeoutMs: number): Promise<Timeline> {
+async function waitRendered(page: Page, timeoutMs: number, quietMs: number): Promise<Timeline> {
   const done = `(() => { const s = window.__uiProbe; if (!s || s.commitAt === null || s.settledAt === null || s.frameAt === null) return false;
-    const now = performance.now(); return now - s.lastChangeAt > ${QUIET_MS} && (s.elementAt !== null || now - s.commitAt > 3000); })()`;
+    const now = performance.now(); return now - s.lastChangeAt > ${quietMs} && (s.elementAt !== null || now - s.commitAt > 3000); })()`;
   const until = Date.now() + timeoutMs;
   while (!(await page.evaluate(done))) {
     if (Date.now() > until) throw new Error(`the list was not rendered within ${timeoutMs} ms`);
@@ -188,12 +203,11 @@ const HEADER_CELLS = (variant: Variant) =>
     ? `[...document.querySelectorAll('[data-testid^="lean-th-"]')].map((th) => th.textContent.trim())`
     : `[...document.querySelector('table thead tr').querySelectorAll('th')].slice(1, -1).map((th) => th.textContent.trim())`;
 
-function probeFor(variant: Variant | 'page', rows: number): ProbeConfig {
-  if (variant === 'page')
-    return { root: '[data-testid="lean-table"]:not([data-row-count="0"])', rows: '[data-testid="lean-row"]', minRows: 1, quietMs: QUIET_MS };
+function probeFor(variant: Variant | 'page', rows: number, quietMs: number): ProbeConfig {
+  if (variant === 'page') return { root: '[data-testid="lean-table"]:not([data-row-count="0"])', rows: '[data-testid="lean-row"]', minRows: 1, quietMs };
   if (variant === 'lean' || variant === 'leanAll')
-    return { root: `[data-testid="lean-table"][data-row-count="${rows}"]`, rows: '[data-testid="lean-row"]', minRows: 1, quietMs: QUIET_MS };
-  return { root: `[data-testid="variant-${variant}"] table`, rows: 'tbody tr', minRows: rows, quietMs: QUIET_MS };
+    return { root: `[data-testid="lean-table"][data-row-count="${rows}"]`, rows: '[data-testid="lean-row"]', minRows: 1, quietMs };
+  return { root: `[data-testid="variant-${variant}"] table`, rows: 'tbody tr', minRows: rows, quietMs };
 }
 
 async function newContext(browser: Browser): Promise<BrowserContext> {
@@ -228,6 +242,7 @@ async function harnessSample(
   variant: Variant,
   roundNo: number,
   rows: number,
+  pace: Pace,
   shots?: string,
 ): Promise<{ sample: Sample; header: string[]; cells: string[] }> {
   const context = await newContext(browser);
@@ -235,11 +250,12 @@ async function harnessSample(
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.addInitScript({ content: probeScript(probeFor(variant, rows)) });
-    await page.goto(`${base}/?variant=${variant}`, { waitUntil: 'load' });
+    await page.addInitScript({ content: probeScript(probeFor(variant, rows, pace.quietMs)) });
+    const delay = pace.dataDelayMs === PACE.dataDelayMs ? '' : `&delay=${pace.dataDelayMs}`;
+    await page.goto(`${base}/?variant=${variant}${delay}`, { waitUntil: 'load' });
     let t: Timeline;
     try {
-      t = await waitRendered(page, 60_000);
+      t = await waitRendered(page, 60_000, pace.quietMs);
     } catch (e) {
       const h = await page
         .evaluate(
@@ -261,7 +277,7 @@ async function harnessSample(
       commitMs: round(p.commitAt! - set),
       settledMs: round(Math.max(p.settledAt!, end) - set),
       domRows: (await page.evaluate(
-        `document.querySelectorAll(${JSON.stringify(probeFor(variant, rows).root + ' ' + probeFor(variant, rows).rows)}).length`,
+        `document.querySelectorAll(${JSON.stringify(probeFor(variant, rows, pace.quietMs).root + ' ' + probeFor(variant, rows, pace.quietMs).rows)}).length`,
       )) as number,
       changesAfterCommit: p.changes,
       ...(({ longTaskMs, loaf }) => ({ longTaskMs, loaf }))(mainThread(p, set, Math.max(p.settledAt!, end))),
@@ -359,7 +375,7 @@ async function loginUi(page: Page, base: string): Promise<void> {
 }
 
 /** Opens the menu group holding `path` if it is closed (the entry itself is clicked by the caller). */
-async function openMenuGroup(page: Page, path: string): Promise<void> {
+async function openMenuGroup(page: Page, path: string, waitMs: number): Promise<void> {
   const item = page.getByTestId('menu').locator(`[data-testid="menu-item"][data-path="${path}"]`);
   const key = await page.evaluate(
     `document.querySelector('[data-testid="menu"] [data-testid="menu-item"][data-path="${path}"]')?.closest('.MuiCollapse-root')?.previousElementSibling?.getAttribute('data-key') ?? null`,
@@ -369,30 +385,30 @@ async function openMenuGroup(page: Page, path: string): Promise<void> {
     if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
   }
   await item.waitFor({ state: 'visible' });
-  await page.waitForTimeout(400);
+  await page.waitForTimeout(waitMs);
 }
 
 /** Leaves the list for the dashboard via the menu, then opens it again via the menu; timed from that click. */
-async function awayAndBack(page: Page, ordersPath: string): Promise<PageSample> {
+async function awayAndBack(page: Page, ordersPath: string, pace: Pace): Promise<PageSample> {
   await page.getByTestId('menu').locator('[data-testid="menu-item"][data-path="/dashboard"]').click();
   await page.waitForURL(/\/dashboard$/);
   await page.getByTestId('lean-table').waitFor({ state: 'detached' });
-  await openMenuGroup(page, SCREEN.path);
+  await openMenuGroup(page, SCREEN.path, pace.menuMs);
   // the mark and the click in one task
   const armedAt = (await page.evaluate(
     `(() => { const at = window.__uiProbeArm('ui:nav'); document.querySelector('[data-testid="menu"] [data-testid="menu-item"][data-path="${SCREEN.path}"]').click(); return at; })()`,
   )) as number;
-  const t = await waitRendered(page, 60_000);
+  const t = await waitRendered(page, 60_000, pace.quietMs);
   const c = pageSample(t, armedAt, ordersPath, true);
   c.rowCount = Number(await page.getByTestId('lean-table').getAttribute('data-row-count'));
   return c;
 }
 
-async function realPage(browser: Browser, base: string, rounds: number, shots?: string) {
+async function realPage(browser: Browser, base: string, rounds: number, pace: Pace, shots?: string) {
   const context = await newContext(browser);
   try {
     const page = await context.newPage();
-    await page.addInitScript({ content: probeScript(probeFor('page', 0)) });
+    await page.addInitScript({ content: probeScript(probeFor('page', 0, pace.quietMs)) });
     await loginUi(page, base);
     const ordersPath = '/api/orders?';
     const uncached: PageSample[] = [];
@@ -401,28 +417,38 @@ async function realPage(browser: Browser, base: string, rounds: number, shots?: 
     for (let r = 0; r < rounds; r++) {
       // (a) a new document: the bundle from the HTTP cache, the data fetched
       await page.goto(`${base}${SCREEN.path}`, { waitUntil: 'commit' });
-      const t = await waitRendered(page, 60_000);
+      const t = await waitRendered(page, 60_000, pace.quietMs);
       const s = pageSample(t, 0, ordersPath, false);
       s.rowCount = Number(await page.getByTestId('lean-table').getAttribute('data-row-count'));
       url ||= t.resources.find((x) => x.name.includes(ordersPath))?.name ?? '';
       uncached.push(s);
       if (shots && r === 0) await page.screenshot({ path: join(shots, 'page-uncached.png') });
       // (b) away via the menu, and back via the menu: react-query still holds the page's data
-      const c = await awayAndBack(page, ordersPath);
+      const c = await awayAndBack(page, ordersPath, pace);
       cached.push(c);
       if (shots && r === 0) await page.screenshot({ path: join(shots, 'page-cached.png') });
     }
-    // the check that (b) renders from the cache: once more with GET /api/orders held back 2 s
+    // the check that (b) renders from the cache: once more with GET /api/orders held back 2 s (a
+    // smoke run holds it until the list has rendered, however long that takes: no fixed wait)
+    let rendered = () => {};
+    const listRendered = new Promise<void>((res) => (rendered = res));
+    const holdMs = pace.holdMs;
     await page.route(
       (u) => u.pathname === '/api/orders',
       async (route) => {
-        await new Promise((res) => setTimeout(res, 2000));
+        await (holdMs === null ? listRendered : new Promise((res) => setTimeout(res, holdMs)));
         await route.continue();
       },
     );
-    const held = await awayAndBack(page, ordersPath);
+    const held = await awayAndBack(page, ordersPath, pace).finally(rendered);
     await page.unrouteAll({ behavior: 'wait' });
-    const cacheCheck = { renderedMs: held.renderedMs, commitMs: held.commitMs, rowCount: held.rowCount, refetchEndMs: held.refetchEndMs };
+    const cacheCheck = {
+      renderedMs: held.renderedMs,
+      commitMs: held.commitMs,
+      rowCount: held.rowCount,
+      refetchEndMs: held.refetchEndMs,
+      ...(holdMs === null ? { heldUntilRendered: true } : {}),
+    };
     return { uncached, cached, cacheCheck, url };
   } finally {
     await context.close();
@@ -462,6 +488,7 @@ export async function uiRenderStep(ctx: Ctx): Promise<StepResult> {
   // BENCH_UI_ROUNDS: fewer rounds while working on the step
   const rounds = ctx.smoke ? 1 : Number(process.env.BENCH_UI_ROUNDS ?? 7);
   const pageRounds = ctx.smoke ? 1 : Math.min(5, rounds);
+  const pace = ctx.smoke ? SMOKE_PACE : PACE;
   const shots = process.env.BENCH_UI_SHOTS;
   if (shots) mkdirSync(shots, { recursive: true });
 
@@ -506,13 +533,13 @@ export async function uiRenderStep(ctx: Ctx): Promise<StepResult> {
     const version = browser.version();
 
     // warm-up: one load of each variant (the OS page cache, the browser's compiled-code cache)
-    if (!ctx.smoke) for (const v of VARIANTS) await harnessSample(browser, harness.base, v, -1, records.length);
+    if (!ctx.smoke) for (const v of VARIANTS) await harnessSample(browser, harness.base, v, -1, records.length, pace);
     const samples: Record<Variant, Sample[]> = { lean: [], datagrid: [], leanAll: [], datatable: [] };
     const seen: Partial<Record<Variant, { header: string[]; cells: string[] }>> = {};
     for (let r = 0; r < rounds; r++) {
       for (let k = 0; k < VARIANTS.length; k++) {
         const v = VARIANTS[(r + k) % VARIANTS.length];
-        const { sample, header, cells } = await harnessSample(browser, harness.base, v, r, records.length, r === 0 ? shots : undefined);
+        const { sample, header, cells } = await harnessSample(browser, harness.base, v, r, records.length, pace, r === 0 ? shots : undefined);
         samples[v].push(sample);
         seen[v] ??= { header, cells };
         ctx.log(
@@ -527,7 +554,7 @@ export async function uiRenderStep(ctx: Ctx): Promise<StepResult> {
       VARIANTS.map((v) => [v, JSON.stringify(seen[v]?.header) === JSON.stringify(ref.header) && JSON.stringify(seen[v]?.cells) === JSON.stringify(ref.cells)]),
     );
 
-    const real = await realPage(browser, server.base, pageRounds, shots);
+    const real = await realPage(browser, server.base, pageRounds, pace, shots);
     ctx.log(`  ui page uncached: ${JSON.stringify(summarizePage(real.uncached).renderedMs)}; cached: ${JSON.stringify(summarizePage(real.cached).renderedMs)}`);
     const variants = Object.fromEntries(VARIANTS.map((v) => [v, { label: VARIANT_LABELS[v], ...summarizeVariant(samples[v]) }])) as Record<
       Variant,
