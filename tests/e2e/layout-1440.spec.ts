@@ -45,11 +45,18 @@ const coveredColumns = (page: Page) =>
     // the curtain follows a scroll on the next frame
     const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const covered: string[] = [];
+    // the scroll position the curtain was last drawn for: a header that scrolls the table there again
+    // (every header already in view from the left edge; the last ones, which all stop at the end) is
+    // judged without waiting for frames, its page being the one just drawn (issue 34: 28 s -> 21 s a language)
+    let drawnAt: number | null = null;
     for (const inline of ['nearest', 'start'] as const)
       for (const th of wrap.querySelectorAll<HTMLElement>('thead th[data-testid^="lean-th-"]')) {
         wrap.scrollLeft = inline === 'nearest' ? 0 : wrap.scrollLeft;
         th.scrollIntoView({ inline, block: 'nearest' });
-        await frame();
+        if (wrap.scrollLeft !== drawnAt) {
+          await frame();
+          drawnAt = wrap.scrollLeft;
+        }
         const b = th.getBoundingClientRect();
         const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
         if (!hit || !th.contains(hit)) covered.push(`${th.dataset.testid} (${inline}) under ${hit?.className ?? 'nothing'}`);
