@@ -36,6 +36,7 @@ import openapiRoutes, { collectRoutes } from './openapi/routes.ts';
 import inboundRoutes from './inbound/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
 import { cachedSerializers, cachedValidators, type CompileCache } from './plugins/compile-cache.ts';
+import { limitJsonDepth } from './plugins/json-depth.ts';
 import { strictBodyCompiler } from './plugins/strict-bodies.ts';
 import type { HashPool, HashPoolOptions } from './auth/hash-pool.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
@@ -165,6 +166,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   for (const line of migration?.steps ?? []) app.log.info({ event: 'migration' }, line);
   app.addHook('onClose', async () => db.close());
 
+  // JSON bodies: no deeper than any the portal takes (server/plugins/json-depth.ts)
+  limitJsonDepth(app);
   // form-encoded bodies (the token call) without another dependency
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

@@ -98,20 +98,39 @@ export function clientActor(c: ClientPrincipal, locale: Principal['locale']): Pr
   };
 }
 
-/** client_id and client_secret from the form, or from `Authorization: Basic` (RFC 6749 2.3.1). */
-function credentialsOf(req: FastifyRequest, b: Record<string, string | undefined>): { id: string; secret: string } {
+/**
+ * client_id and client_secret from the form, or from `Authorization: Basic` (RFC 6749 2.3.1: each
+ * form-urlencoded, then joined by ':'). null: a Basic header whose parts are not valid %-encoding
+ * (`a%:b`), a malformed request (400), not a refused client.
+ */
+function credentialsOf(req: FastifyRequest, b: Record<string, string | undefined>): { id: string; secret: string } | null {
   const h = req.headers.authorization;
   if (h && /^Basic [A-Za-z0-9+/=]+$/.test(h)) {
     const decoded = Buffer.from(h.slice(6), 'base64').toString('utf8');
     const i = decoded.indexOf(':');
-    if (i > 0) return { id: decodeURIComponent(decoded.slice(0, i)), secret: decodeURIComponent(decoded.slice(i + 1)) };
+    if (i > 0) {
+      try {
+        return { id: decodeURIComponent(decoded.slice(0, i)), secret: decodeURIComponent(decoded.slice(i + 1)) };
+      } catch (err) {
+        if (err instanceof URIError) return null;
+        throw err;
+      }
+    }
   }
   return { id: (b.client_id ?? '').trim(), secret: b.client_secret ?? '' };
 }
 
 /** POST /connect/token with grant_type=client_credentials (called by routes/connect.ts). */
 export async function clientCredentialsGrant(app: FastifyInstance, db: Db, req: FastifyRequest, reply: FastifyReply, b: Record<string, string | undefined>) {
-  const { id, secret } = credentialsOf(req, b);
+  const credentials = credentialsOf(req, b);
+  if (!credentials) {
+    // RFC 6749 5.2: invalid_request, and the usual error body
+    return reply
+      .status(400)
+      .header('cache-control', 'no-store')
+      .send({ error: 'invalid_request', code: 'error.badRequest', message: translate(req.locale, 'error.badRequest') });
+  }
+  const { id, secret } = credentials;
   const row = id && secret ? await clientByClientId(db, id) : undefined;
   const ok = !!row && (secretMatches(secret, row.secretHash) || (!!row.previousSecretValid && secretMatches(secret, row.previousSecretHash)));
   if (!row || !ok || row.status !== ACTIVE) {

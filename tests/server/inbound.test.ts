@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../server/generated/index.ts';
 import { DEMO_CLIENTS } from '../../server/seed/machine-clients.ts';
 import type { Queryable } from '../../server/db/types.ts';
+import { MAX_JSON_DEPTH, jsonDeeperThan } from '../../server/plugins/json-depth.ts';
 import { bearer, build, code, listUrl, login, type TestApp } from './helpers.ts';
 
 type Json = Record<string, unknown>;
@@ -107,6 +108,58 @@ describe('machine clients', () => {
       { authorization: `Basic ${Buffer.from(`srm:${ordersSecret}`).toString('base64')}` },
     );
     expect(basic.status).toBe(200);
+  });
+
+  it("a Basic header that is not valid %-encoding is a 400 invalid_request in the sender's language, not a 500 (issue 35 point 4)", async () => {
+    const texts = new Set<string>();
+    for (const [lang, pair] of [
+      ['en-US', 'a%:b'],
+      ['zh-CN', `srm:${ordersSecret}%zz`],
+    ]) {
+      const r = await form(
+        '/connect/token',
+        { grant_type: 'client_credentials' },
+        { authorization: `Basic ${Buffer.from(pair).toString('base64')}`, 'accept-language': lang },
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body).toMatchObject({ error: 'invalid_request', code: 'error.badRequest' });
+      expect(String(r.body.message)).not.toMatch(/^error\.|URI|decode/);
+      texts.add(String(r.body.message));
+    }
+    expect(texts.size).toBe(2);
+  });
+
+  it('a JSON body nested deeper than any the portal takes is a 400 before anything walks it; one within the limit is judged as usual (issue 35 point 4)', async () => {
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    expect(jsonDeeperThan(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
+    expect(jsonDeeperThan(`{"a":${nested(MAX_JSON_DEPTH)}}`, MAX_JSON_DEPTH)).toBe(true);
+    // a string ending in a backslash, and one with an escaped quote and brackets, do not change the count
+    const inArray = (text: string, depth: number) => `[${JSON.stringify(text)}, ${nested(depth)}]`;
+    expect(jsonDeeperThan(inArray('\\', MAX_JSON_DEPTH - 1), MAX_JSON_DEPTH)).toBe(false);
+    expect(jsonDeeperThan(inArray('"[[[{{', MAX_JSON_DEPTH - 1), MAX_JSON_DEPTH)).toBe(false);
+    expect(jsonDeeperThan(inArray('\\', MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(true);
+    const texts = new Set<string>();
+    // 5,000 levels of arrays, then of objects
+    const deepObject = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    for (const [lang, payload] of [
+      ['en-US', nested(5000)],
+      ['zh-CN', deepObject],
+    ]) {
+      const res = await fetch(`${base}/api/interfaces/${ORDERS}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-language': lang, ...bearer(ordersToken) },
+        body: `{"messages":[{"idempotencyKey":"deep-${lang}","payload":${payload}}]}`,
+      });
+      const body = (await res.json()) as Json;
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(body).toMatchObject({ code: 'error.badRequest' });
+      texts.add(String(body.message));
+    }
+    expect(texts.size).toBe(2);
+    // brackets inside strings (after an escaped quote too) do not count: the batch is answered per message
+    const shallow = await post(`/api/interfaces/${ORDERS}`, batch([orderLine({ remarks: `a"{{{${'['.repeat(100)}` })], 'deep-in-string'), bearer(ordersToken));
+    expect(shallow.status, JSON.stringify(shallow.body)).toBe(200);
+    expect(shallow.body.results).toHaveLength(1);
   });
 
   it('the demo data has a client per feeding system with a published demo secret (docs/inbound-interfaces.md)', async () => {
