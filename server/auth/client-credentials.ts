@@ -120,15 +120,20 @@ function credentialsOf(req: FastifyRequest, b: Record<string, string | undefined
   return { id: (b.client_id ?? '').trim(), secret: b.client_secret ?? '' };
 }
 
+/** A refused token request: the OAuth error (RFC 6749 5.2) beside the usual code and message, never cached. */
+function tokenRefusal(req: FastifyRequest, reply: FastifyReply, status: number, error: string, code: string) {
+  return reply
+    .status(status)
+    .header('cache-control', 'no-store')
+    .send({ error, code, message: translate(req.locale, code) });
+}
+
 /** POST /connect/token with grant_type=client_credentials (called by routes/connect.ts). */
 export async function clientCredentialsGrant(app: FastifyInstance, db: Db, req: FastifyRequest, reply: FastifyReply, b: Record<string, string | undefined>) {
   const credentials = credentialsOf(req, b);
   if (!credentials) {
-    // RFC 6749 5.2: invalid_request, and the usual error body
-    return reply
-      .status(400)
-      .header('cache-control', 'no-store')
-      .send({ error: 'invalid_request', code: 'error.badRequest', message: translate(req.locale, 'error.badRequest') });
+    // RFC 6749 5.2: a malformed request
+    return tokenRefusal(req, reply, 400, 'invalid_request', 'error.badRequest');
   }
   const { id, secret } = credentials;
   const row = id && secret ? await clientByClientId(db, id) : undefined;
@@ -136,11 +141,7 @@ export async function clientCredentialsGrant(app: FastifyInstance, db: Db, req: 
   if (!row || !ok || row.status !== ACTIVE) {
     // one answer for an unknown client, a wrong secret and a disabled client (RFC 6749 5.2: 401 invalid_client)
     req.log.warn({ event: 'clientToken', outcome: 'refused', clientId: id.slice(0, 50) }, 'client token refused');
-    return reply
-      .status(401)
-      .header('www-authenticate', 'Basic realm="supplier-portal"')
-      .header('cache-control', 'no-store')
-      .send({ error: 'invalid_client', code: 'error.invalidClient', message: translate(req.locale, 'error.invalidClient') });
+    return tokenRefusal(req, reply.header('www-authenticate', 'Basic realm="supplier-portal"'), 401, 'invalid_client', 'error.invalidClient');
   }
   const itf = usableGrants(row);
   const token = app.jwt.sign(
