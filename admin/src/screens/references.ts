@@ -3,7 +3,9 @@
  * e.g. a settlement line's settlementId as the settlement number JS...), never by the internal id.
  * The titles of the ids on screen are fetched with one getMany per reference column (GET
  * /api/<target>?filter={"id":[...]}: the caller's own read scope applies), cached by react-query.
- * A title that cannot be read (no permission, deleted) falls back to the id.
+ * A title that cannot be read (no permission, deleted) falls back to the id. A failure that is not a
+ * refusal (network, 429, 5xx) is not cached as "no titles": the query fails, the ids show meanwhile,
+ * and react-query asks again (a cached failure used to leave ids on screen for the whole staleTime).
  */
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -52,7 +54,7 @@ export function useReferenceTitles(
     queryKey: ['referenceTitles', entity?.name, wanted.map((w) => [w.field, w.ids])],
     enabled: wanted.length > 0,
     staleTime: 60_000,
-    retry: false,
+    retry: 3,
     queryFn: async (): Promise<ReferenceTitles> => {
       const out: ReferenceTitles = {};
       for (const w of wanted) {
@@ -60,7 +62,8 @@ export function useReferenceTitles(
         try {
           const { data: records } = await dp.getMany<RaRecord>(w.target.resource, { ids: w.ids });
           for (const r of records) titles.set(String(r.id), String(r[w.target.titleField] ?? r.id));
-        } catch {
+        } catch (e) {
+          if (!isRefusal(e)) throw e;
           /* not readable: the ids stay */
         }
         out[w.field] = titles;
@@ -69,4 +72,10 @@ export function useReferenceTitles(
     },
   });
   return data ?? EMPTY;
+}
+
+/** 401/403/404: the caller may not read the target (or it is gone); anything else is worth asking again. */
+function isRefusal(e: unknown): boolean {
+  const status = (e as { status?: unknown } | null)?.status;
+  return status === 401 || status === 403 || status === 404;
 }
