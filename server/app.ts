@@ -37,6 +37,7 @@ import inboundRoutes from './inbound/routes.ts';
 import mailPlugin, { type MailOptions } from './mail/plugin.ts';
 import { cachedSerializers, cachedValidators, type CompileCache } from './plugins/compile-cache.ts';
 import { limitJsonDepth } from './plugins/json-depth.ts';
+import { formBodies } from './plugins/form-body.ts';
 import { strictBodyCompiler } from './plugins/strict-bodies.ts';
 import type { HashPool, HashPoolOptions } from './auth/hash-pool.ts';
 import passwordResetRoutes, { type PasswordResetOptions } from './auth/password-reset.ts';
@@ -168,10 +169,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // JSON bodies: no deeper than any the portal takes (server/plugins/json-depth.ts)
   limitJsonDepth(app);
-  // form-encoded bodies (the token call) without another dependency
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  // form-encoded bodies (the token call): a field given twice is a 400 (server/plugins/form-body.ts)
+  formBodies(app);
 
   await app.register(errorsPlugin);
   // before every route and the static files (issue 21, docs/performance-wan.md)

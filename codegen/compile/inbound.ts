@@ -143,6 +143,15 @@ function checkFieldsAndKey(s: Scope, e: CompiledEntity, itf: RawInbound, base: P
   (itf.required ?? []).forEach((fn, i) => {
     if (!declared.has(fn)) ctx.err(file, ptr(...base, 'required', i), `required field "${fn}" is not among the fields a sender sets`);
   });
+  // a key that may be missing is no key: two messages without it would be taken for one record (issue 35)
+  itf.businessKey.forEach((fn, i) => {
+    if (declared.has(fn) && e.fields[fn] && !e.fields[fn].required && !(itf.required ?? []).includes(fn))
+      ctx.err(
+        file,
+        ptr(...base, 'businessKey', i),
+        `business key field "${fn}" is not required: every message must carry its key, so add "${fn}" to "required" of the interface (or make it required in entity "${e.name}")`,
+      );
+  });
   // what a created record must get: the entity's required fields without default, from the sender or fixed
   const entityRequired = e.fieldOrder.filter((n) => e.fields[n].required && e.fields[n].default === undefined && !e.fields[n].system && n !== 'id');
   for (const n of entityRequired)
@@ -216,6 +225,8 @@ function compileChild(s: Scope, e: CompiledEntity, itf: RawInbound, c: RawChild,
   });
   c.key.forEach((fn, k) => {
     if (!c.fields.includes(fn)) ctx.err(file, ptr(...cp, 'key', k), `key field "${fn}" is not among the child's fields`);
+    else if (ce.fields[fn] && !ce.fields[fn].required)
+      ctx.err(file, ptr(...cp, 'key', k), `key field "${fn}" is not required in entity "${ce.name}": every row must carry its key (make it required there)`);
   });
   if (!uniqueOn(ce, [c.parentField, ...c.key]))
     ctx.err(file, ptr(...cp, 'key'), `no unique index of entity "${ce.name}" covers exactly ${[c.parentField, ...c.key].join(' + ')}`);
@@ -253,7 +264,12 @@ function inboundSchemas(s: Scope, key: string, itf: RawInbound, e: CompiledEntit
     additionalProperties: false,
     required: itf.businessKey,
     properties: {
-      ...Object.fromEntries(itf.fields.filter((n) => e.fields[n]).map((n) => [n, fieldSchema(e.fields[n], s.schemaMeta, true)])),
+      // the key's fields as required ones (not null, not blank), in every message: an update's and an action's too
+      ...Object.fromEntries(
+        itf.fields
+          .filter((n) => e.fields[n])
+          .map((n) => [n, fieldSchema(itf.businessKey.includes(n) ? { ...e.fields[n], required: true } : e.fields[n], s.schemaMeta, true)]),
+      ),
       ...Object.fromEntries(children.map((c) => [c.name, childSchema(c)])),
     },
   };

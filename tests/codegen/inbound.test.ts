@@ -55,6 +55,22 @@ describe('metadata/interfaces.json inbound', () => {
     await expectError(FILE, '/inbound/intf0013/fields/6', /written by the engine/);
   });
 
+  it('a business key field nobody requires (issue 35: a movement without its number was taken for another), and a child key the entity does not require', async () => {
+    const r = await run();
+    const movementNo = (r.model!.outbox!.inbound.INTF0012.payloadSchema as { properties: Record<string, { type: unknown; notBlank?: boolean }> }).properties
+      .movementNo;
+    // every message carries its key: neither null nor blank, though the entity's old movements have none
+    expect(movementNo).toMatchObject({ type: 'string', notBlank: true });
+    edit(FILE, (j) => delete j.inbound.intf0012.required);
+    await expectError(
+      FILE,
+      '/inbound/intf0012/businessKey/0',
+      /business key field "movementNo" is not required.*add "movementNo" to "required" of the interface/,
+    );
+    edit('entities/claim-attachment.json', (j) => delete j.fields.fileName.required);
+    await expectError(FILE, '/inbound/intf0011/children/0/key/0', /key field "fileName" is not required in entity "claimAttachment"/);
+  });
+
   it('a created record would lack a required field', async () => {
     edit(FILE, (j) => (j.inbound.intf0013.fields = j.inbound.intf0013.fields.filter((f: string) => f !== 'qty')));
     await expectError(FILE, '/inbound/intf0013/fields', /needs field "qty"/);

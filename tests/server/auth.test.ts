@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { bearer, build, login, tokenResponse, type TestApp } from './helpers.ts';
+import { DEMO_PASSWORD } from '../../server/seed/base.ts';
 import { metadata } from '../../server/generated/index.ts';
 import { hashPassword, verifyPassword, needsRehash, PRODUCTION_PARAMS } from '../../server/engine/passwords.ts';
 
@@ -48,6 +49,33 @@ describe('login', () => {
     // these failures must not make sup02 wait in the later tests: reset (lockout.test.ts tests the count)
     await t.app.db.run(`UPDATE account SET failed_logins = 0 WHERE user_id = 'sup02'`);
     await t.app.db.run(`DELETE FROM _login_failures`);
+  });
+
+  it('a form field given twice is refused before anything reads it: a wrong password with the right one after it logs nobody in (issue 37 point 3)', async () => {
+    const post = (form: string, lang: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/connect/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': lang },
+        payload: form,
+      });
+    const right = encodeURIComponent(DEMO_PASSWORD);
+    for (const form of [
+      `grant_type=password&username=sup01&password=wrongPass1&password=${right}&warehouse=PDC01`,
+      `grant_type=password&username=nobody&username=sup01&password=${right}&warehouse=PDC01`,
+      `grant_type=password&grant_type=password&username=sup01&password=${right}&warehouse=PDC01`,
+    ]) {
+      const zh = await post(form, 'zh-CN');
+      expect(zh.statusCode, form).toBe(400);
+      expect(zh.json()).toMatchObject({ code: 'error.badRequest' });
+      expect(zh.json()).not.toHaveProperty('access_token');
+      expect(zh.json().message).toMatch(/[\u4e00-\u9fff]/);
+      const en = await post(form, 'en-US');
+      expect(en.statusCode).toBe(400);
+      expect(en.json().message).not.toMatch(/[\u4e00-\u9fff]/);
+    }
+    // each field once: the login goes through as before
+    expect((await post(`grant_type=password&username=sup01&password=${right}&warehouse=PDC01`, 'en-US')).statusCode).toBe(200);
   });
 
   it('is rate-limited per address and per account', async () => {

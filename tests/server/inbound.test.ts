@@ -610,5 +610,23 @@ describe('POST /api/interfaces/<code>', () => {
     expect((again.body.results as Result[])[0]).toMatchObject({ result: 'accepted', operation: 'unchanged' });
     expect((again.body.results as Result[])[1]).toMatchObject({ result: 'refused', errors: { qty: 'validation.readOnly' } });
     expect((await stockOf())[0].stockQty).toBe(6);
+
+    // issue 35 point 1: a movement without its number is refused, never "accepted, unchanged" as if it were
+    // another one: before, the second of two in a batch was acknowledged and lost, and each batch's first made a record
+    const { movementNo: _n, ...noNumber } = move('x', RECEIVE, 1);
+    const keyless = await post(
+      `/api/interfaces/INTF0012`,
+      batch([move(null as unknown as string, RECEIVE, 1), move('', RECEIVE, 1), move('   ', RECEIVE, 1), noNumber], 'keyless'),
+      { ...bearer(tok), 'accept-language': 'zh-CN' },
+    );
+    expect(keyless.status).toBe(200);
+    expect(keyless.body).toMatchObject({ accepted: 0, refused: 4 });
+    for (const res of keyless.body.results as Result[]) {
+      expect(res).toMatchObject({ result: 'refused', code: 'error.validation', errors: { movementNo: expect.stringMatching(/^validation\./) } });
+      expect(String(res.message)).toMatch(/[\u4e00-\u9fff]/);
+    }
+    expect((await stockOf())[0].stockQty).toBe(6);
+    const recorded = await t.app.inject({ method: 'GET', url: listUrl('child-part-movements', { filter: { partsCode: 'CH-IN-1' } }), headers: bearer(staff) });
+    expect((recorded.json() as Json[]).map((m) => m.movementNo).sort()).toEqual(['M1', 'M2']);
   });
 });
