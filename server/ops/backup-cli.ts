@@ -48,7 +48,8 @@ try {
       `backup: ${where} -> ${resolve(values.to)}: ${Object.keys(m.checksums).length} files, ${bytes} bytes, ${Object.values(m.rowCounts).reduce((a, b) => a + b, 0)} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
   } else if (command === 'restore' && values.from) {
-    const { manifest, steps } = await restore(resolve(values.from), target, model, { force: values.force });
+    const { manifest, steps, warnings } = await restore(resolve(values.from), target, model, { force: values.force });
+    for (const w of warnings) console.warn(`restore: warning: ${w}`);
     for (const s of steps) console.log(`restore: migration: ${s}`);
     console.log(`restore: ${resolve(values.from)} (made ${manifest.createdAt}) -> ${where}: checksums and row counts match; start the portal`);
   } else {

@@ -15,12 +15,16 @@
  * (a newer portal's), restores into a database that must be empty (or is replaced with force),
  * compares the row counts, then migrates it to this metadata: a backup of an older version comes
  * forward through its migrations, or the restore is refused as a start would be.
+ *
+ * A backup holds password hashes, TOTP seeds and (PostgreSQL) the generated JWT secret: its folder
+ * is 0700 and every file in it 0600, whatever the umask (issue 37 point 1: they were 0644 in a 0755
+ * folder); a restore names any part of the backup that others may read.
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, readdirSync } from 'node:fs';
-import { copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { openDb } from '../db/open.ts';
@@ -182,14 +186,46 @@ async function postgresBackup(src: { url: string }, to: string, model: PortalMod
 /** Writes a backup of `source` into the folder `to` (created; it must be empty). */
 export async function backup(source: BackupSource, to: string, model: PortalModel): Promise<Manifest> {
   if (existsSync(to) && readdirSync(to).length) throw new BackupRefused(`${to} is not empty: give a new folder for each backup`);
-  await mkdir(to, { recursive: true });
+  await mkdir(to, { recursive: true, mode: PRIVATE_DIR });
+  // before anything is written: nobody else may enter the folder, whatever its files' modes meanwhile
+  await chmod(to, PRIVATE_DIR);
   const createdAt = new Date().toISOString();
   const body = 'url' in source ? await postgresBackup(source, to, model) : await sqliteBackup(source, to, model);
   const checksums: Manifest['checksums'] = {};
   for (const f of filesUnder(to).sort()) checksums[f] = await sha256(join(to, f));
   const manifest: Manifest = { ...body, createdAt, checksums };
-  await writeFile(join(to, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(join(to, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: PRIVATE_FILE });
+  await makePrivate(to);
   return manifest;
+}
+
+const PRIVATE_DIR = 0o700;
+const PRIVATE_FILE = 0o600;
+
+/** The folder and everything under it readable by its owner only (SQLite, pg_dump and copies follow the umask). */
+async function makePrivate(dir: string): Promise<void> {
+  await chmod(dir, PRIVATE_DIR);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await makePrivate(path);
+    else await chmod(path, PRIVATE_FILE);
+  }
+}
+
+/** The parts of a backup folder that others than its owner may read or enter: path and mode, for a warning. */
+export async function widerThanPrivate(dir: string, under = ''): Promise<string[]> {
+  const out: string[] = [];
+  const mode = (await stat(join(dir, under))).mode & 0o777;
+  if (mode & 0o077) out.push(`${under || '.'} (${mode.toString(8).padStart(4, '0')})`);
+  for (const entry of await readdir(join(dir, under), { withFileTypes: true })) {
+    const rel = under ? join(under, entry.name) : entry.name;
+    if (entry.isDirectory()) out.push(...(await widerThanPrivate(dir, rel)));
+    else {
+      const m = (await stat(join(dir, rel))).mode & 0o777;
+      if (m & 0o077) out.push(`${rel} (${m.toString(8).padStart(4, '0')})`);
+    }
+  }
+  return out;
 }
 
 /** Reads and checks a backup folder: every file of the manifest there, byte for byte. */
@@ -251,8 +287,12 @@ export async function restore(
   target: RestoreTarget,
   model: PortalModel,
   opts: { force?: boolean } = {},
-): Promise<{ manifest: Manifest; steps: string[] }> {
+): Promise<{ manifest: Manifest; steps: string[]; warnings: string[] }> {
   const manifest = await readBackup(from);
+  const exposed = await widerThanPrivate(from);
+  const warnings = exposed.length
+    ? [`the backup in ${from} can be read by other users of this machine: ${exposed.join(', ')}. It holds password hashes and secrets: chmod -R go-rwx ${from}`]
+    : [];
   const kind = 'file' in target ? 'sqlite' : 'postgres';
   if (manifest.backend !== kind) throw new BackupRefused(`The backup is of a ${manifest.backend} database; the target is ${kind}`);
   checkCompatible(manifest, model);
@@ -282,7 +322,7 @@ export async function restore(
   const db = await openDb(target);
   try {
     const report = await migrate(db, model.tables[kind], model.migrations);
-    return { manifest, steps: report.steps };
+    return { manifest, steps: report.steps, warnings };
   } finally {
     await db.close();
   }

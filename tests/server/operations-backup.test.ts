@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -154,6 +154,33 @@ describe('backup and restore', () => {
       m.checksums[first] = { ...m.checksums[first], sha256: '0'.repeat(64) };
     });
     await expect(restore(damaged, await freshTarget('restore-4'), model)).rejects.toThrow(/checksum/);
+  });
+
+  it('a backup is readable by its owner only (folder 0700, files 0600) whatever the umask; a restore names what others could read (issue 37 point 1)', async () => {
+    const to = join(scratch, 'private-backup');
+    const before = process.umask(0o002);
+    try {
+      await backup(source(), to, model);
+    } finally {
+      process.umask(before);
+    }
+    const modes: Record<string, string> = {};
+    const walk = (rel: string) => {
+      const m = statSync(join(to, rel)).mode;
+      modes[rel || '.'] = (m & 0o777).toString(8);
+      if (statSync(join(to, rel)).isDirectory()) for (const e of readdirSync(join(to, rel))) walk(rel ? join(rel, e) : e);
+    };
+    walk('');
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining(['.', MANIFEST, BACKEND === 'postgres' ? 'portal.dump' : 'portal.db']));
+    expect(Object.entries(modes).filter(([rel, m]) => m !== (statSync(join(to, rel)).isDirectory() ? '700' : '600'))).toEqual([]);
+    const clean = await restore(to, await freshTarget('restore-private'), model);
+    expect(clean.warnings).toEqual([]);
+    // widened by hand (a copy with cp -r under umask 022, say): the restore still works and says so
+    chmodSync(to, 0o755);
+    chmodSync(join(to, MANIFEST), 0o644);
+    const warned = await restore(to, await freshTarget('restore-wide'), model);
+    expect(warned.warnings).toHaveLength(1);
+    expect(warned.warnings[0]).toMatch(/can be read by other users.*\. \(0755\).*manifest\.json \(0644\).*chmod -R go-rwx/);
   });
 
   it('npm run backup / npm run restore (the runbook commands) do the same, and exit 1 with one line on a refusal', async () => {

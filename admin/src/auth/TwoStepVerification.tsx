@@ -8,7 +8,7 @@
  * turning it on or off ends the other sessions and the server hands this one a fresh token, which
  * the HTTP layer adopts.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
 import VerifiedUser from '@mui/icons-material/VerifiedUser';
 import { useQueryClient } from '@tanstack/react-query';
@@ -120,7 +120,9 @@ export function TotpEnrolDialog({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const [copied, setCopied] = useState(false);
-  const [mfa, setMfa] = useState<UserMfa | null>(null);
+  // the user info asked again after turning it on: "Done" may come before it arrives (a quick user, a
+  // loaded server), and the personal-info dialog must then still learn that it is on
+  const reloaded = useRef<Promise<UserMfa | null> | null>(null);
 
   // every opening starts from the beginning; nothing of a previous one stays in memory
   useEffect(() => {
@@ -170,7 +172,7 @@ export function TotpEnrolDialog({
       setErrors({});
       setStep('codes');
       notify(json.message || 'message.mfaEnabled', { type: 'success' });
-      setMfa(await reloadSession());
+      reloaded.current = reloadSession();
     } catch (e) {
       fail(e);
     } finally {
@@ -182,9 +184,10 @@ export function TotpEnrolDialog({
     if (await copyToClipboard(recoveryCodes.join('\n'))) setCopied(true);
   };
 
-  const done = () => {
+  const done = async () => {
     setRecoveryCodes([]);
-    onEnabled(mfa);
+    onEnabled(await (reloaded.current ?? Promise.resolve(null)));
+    reloaded.current = null;
     onClose();
   };
 
