@@ -11,6 +11,8 @@ import { screenRefusal } from '../../codegen/runtime/access-rules.ts';
 import type { Db } from '../db/types.ts';
 import type { SavedView, ViewState } from '../../codegen/runtime/saved-view.ts';
 import { badRequest, conflict, notFound } from '../engine/errors.ts';
+import { metadata } from '../generated/index.ts';
+import { SINGLE_LINE_RULE } from '../../codegen/runtime/field-schema.ts';
 import type { Principal } from '../engine/principal.ts';
 
 export type { SavedView, ViewState };
@@ -83,10 +85,12 @@ export function checkState(screen: CompiledScreen, entity: CompiledEntity, raw: 
   return out;
 }
 
+/** the engine's rule for every single-line text (metadata/rules/text.json): controls, separators, direction marks */
+const SINGLE_LINE = new RegExp(metadata.rules[SINGLE_LINE_RULE].pattern!, 'u');
+
 export function checkName(raw: unknown): string {
   const name = typeof raw === 'string' ? raw.trim() : '';
-  // eslint-disable-next-line no-control-regex
-  if (!name || name.length > 50 || /[\u0000-\u001f\u007f]/.test(name)) throw invalid('name');
+  if (!name || name.length > 50 || !SINGLE_LINE.test(name)) throw invalid('name');
   return name;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Text that cannot fool people (issue 25 point 5): every field of type string (single-line: names,
  * titles, codes, file names) refuses control characters (CR, LF, NUL, ...) and bidirectional
- * overrides and isolates (U+202A-U+202E, U+2066-U+2069), as a rule of the engine
+ * overrides and isolates (U+202A-U+202E, U+2066-U+2069), line and paragraph separators and the C1
+ * controls with NEL (U+2028, U+2029, U+0080-U+009F), as a rule of the engine
  * (metadata/rules/text.json, applied by codegen/runtime/field-schema.ts); multi-line `text` fields
  * keep their line breaks. Both backends.
  */
@@ -13,7 +14,21 @@ let t: TestApp;
 let admin: string;
 let staff: string;
 const RLO = '\u202E';
-const HOSTILE = ['x\r\nBcc: a@evil.example', 'a\u0000b', 'tab\there', `x${RLO}lmth.jpg`, 'a\u2066b', 'a\u202Ab', 'del\u007F'];
+const HOSTILE = [
+  'x\r\nBcc: a@evil.example',
+  'a\u0000b',
+  'tab\there',
+  `x${RLO}lmth.jpg`,
+  'a\u2066b',
+  'a\u202Ab',
+  'del\u007F',
+  // issue 37 point 4: line and paragraph separators, NEL and the other C1 controls
+  'a\u2028b',
+  'a\u2029b',
+  'a\u0085b',
+  'a\u0080b',
+  'a\u009Bb',
+];
 
 beforeAll(async () => {
   t = await build();
@@ -58,6 +73,16 @@ describe('single-line text', () => {
     expect(fix.statusCode).toBe(400);
   });
 
+  it("a saved view's name follows the same rule: direction overrides, separators and controls are refused (issue 37 point 4)", async () => {
+    const sup = await login(t.app, 'sup01');
+    for (const name of HOSTILE) {
+      const r = await call('POST', '/api/views', sup, { screen: 'orderShip', name, state: { filter: {} } });
+      expect([JSON.stringify(name), r.statusCode, r.json().code]).toEqual([JSON.stringify(name), 400, 'error.invalidView']);
+    }
+    const ok = await call('POST', '/api/views', sup, { screen: 'orderShip', name: '本周 urgent', state: { filter: {} } });
+    expect(ok.statusCode, ok.body).toBe(201);
+  });
+
   it('a user name with a fake header line is refused (profile and account administration)', async () => {
     const own = await t.app.inject({
       method: 'POST',
@@ -80,16 +105,12 @@ describe('single-line text', () => {
     expect(registered.json().errors).toMatchObject({ name: 'rule.singleLine' });
   });
 
-  it('a file whose name hides its type behind a direction override is refused', async () => {
+  it('a file whose name hides its type behind a direction override, or holds NEL, is refused', async () => {
     const notice = (await call('POST', '/api/notices', admin, { title: 'files', content: 'x' })).json().id as number;
     for (const name of [`report${RLO}fdp.exe.pdf`, 'a\u2067b.pdf', 'x\r\ny.pdf'.replace(/\r\n/g, '\u0085')]) {
       const m = multipart({ noticeId: String(notice) }, { name, data: PDF });
       const r = await t.app.inject({ method: 'POST', url: '/api/notice-attachments/upload', headers: { ...bearer(admin), ...m.headers }, payload: m.payload });
-      if (name.includes('\u0085')) {
-        // NEL is no C0 control: accepted, as any other letter
-        expect(r.statusCode, r.body).toBe(201);
-        continue;
-      }
+      // NEL (a C1 control) too, since issue 37 point 4: it was accepted as a letter
       expect(r.statusCode, name).toBe(400);
       expect(r.json().code).toBe('error.fileNameCharacters');
     }
