@@ -214,17 +214,10 @@ async function makePrivate(dir: string): Promise<void> {
 
 /** The parts of a backup folder that others than its owner may read or enter: path and mode, for a warning. */
 export async function widerThanPrivate(dir: string, under = ''): Promise<string[]> {
-  const out: string[] = [];
-  const mode = (await stat(join(dir, under))).mode & 0o777;
-  if (mode & 0o077) out.push(`${under || '.'} (${mode.toString(8).padStart(4, '0')})`);
-  for (const entry of await readdir(join(dir, under), { withFileTypes: true })) {
-    const rel = under ? join(under, entry.name) : entry.name;
-    if (entry.isDirectory()) out.push(...(await widerThanPrivate(dir, rel)));
-    else {
-      const m = (await stat(join(dir, rel))).mode & 0o777;
-      if (m & 0o077) out.push(`${rel} (${m.toString(8).padStart(4, '0')})`);
-    }
-  }
+  const info = await stat(join(dir, under));
+  const mode = info.mode & 0o777;
+  const out = mode & 0o077 ? [`${under || '.'} (${mode.toString(8).padStart(4, '0')})`] : [];
+  if (info.isDirectory()) for (const name of await readdir(join(dir, under))) out.push(...(await widerThanPrivate(dir, under ? join(under, name) : name)));
   return out;
 }
 
